@@ -1,0 +1,110 @@
+// `serve`: the HTTPS webhook server.
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { ConfigError, SERVE_OPTIONS, optionsHelp, serveConfig, type ServeConfig } from '../config.js';
+import { createRegistry } from '../interpreter/setup.js';
+import { buildApp } from '../server/app.js';
+import { Metrics } from '../server/metrics.js';
+import { Readiness } from '../server/readiness.js';
+import { CertificateWatcher, readKeyPair, writeSelfSigned } from '../server/tls.js';
+
+export const summary = 'serve the interpreter webhook over HTTPS';
+export const help = `Usage: karmada-interpreter serve [options]
+
+Serves POST /interpret (and /interpret/<any path>) for Karmada, plus /healthz, /readyz and /metrics.
+Without --cert-dir or --tls-cert-file/--tls-key-file a self-signed CA and serving certificate are
+generated at start (SANs: localhost, 127.0.0.1, ::1 and every --tls-san); the CA file's path is logged.
+
+Options:
+${optionsHelp(SERVE_OPTIONS)}
+`;
+
+export async function run(args: string[]): Promise<number> {
+  let config: ServeConfig & { help: boolean };
+  try {
+    config = serveConfig(args);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`serve: ${error.message}\n\n${help}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (config.help) {
+    process.stdout.write(help);
+    return 0;
+  }
+  await startServer(config);
+  return new Promise<number>(() => undefined); // runs until a signal ends the process
+}
+
+export async function startServer(config: ServeConfig) {
+  const startedAt = performance.now();
+  const logger = pino({ level: config.logLevel, base: { service: 'karmada-interpreter-webhook' } });
+  const metrics = new Metrics();
+  const readiness = new Readiness();
+  readiness.set('tls', false, 'not serving yet');
+
+  const loaded = await createRegistry({ customizations: config.customizations, luaTimeoutMs: config.luaTimeoutMs });
+  readiness.set('registry', true, `${loaded.registry.served().length} kinds`);
+
+  let certFile: string;
+  let keyFile: string;
+  if (config.certDir) {
+    certFile = join(config.certDir, 'tls.crt');
+    keyFile = join(config.certDir, 'tls.key');
+  } else if (config.tlsCertFile && config.tlsKeyFile) {
+    certFile = config.tlsCertFile;
+    keyFile = config.tlsKeyFile;
+  } else {
+    const generated = await writeSelfSigned(config.tlsSans);
+    certFile = generated.certFile;
+    keyFile = generated.keyFile;
+    logger.info({ caFile: generated.caFile, certFile, sans: ['localhost', '127.0.0.1', '::1', ...config.tlsSans] }, 'generated a self-signed CA and serving certificate; trust the CA file (curl --cacert)');
+  }
+  const pair = await readKeyPair(certFile, keyFile);
+  metrics.certificateExpiry.set(pair.notAfter.getTime() / 1000);
+
+  const app = buildApp({ registry: loaded.registry, logger, metrics, readiness, bodyLimit: config.bodyLimit, https: pair });
+  const watcher = new CertificateWatcher(certFile, keyFile, pair, {
+    onReload(next) {
+      (app.server as import('node:https').Server).setSecureContext({ cert: next.cert, key: next.key, minVersion: 'TLSv1.2' });
+      metrics.certificateReloads.inc({ result: 'success' });
+      metrics.certificateExpiry.set(next.notAfter.getTime() / 1000);
+      logger.info({ certFile, notAfter: next.notAfter.toISOString() }, 'serving certificate reloaded');
+    },
+    onError(error) {
+      metrics.certificateReloads.inc({ result: 'error' });
+      logger.error({ err: error, certFile }, 'new serving certificate is unusable; keeping the last good one');
+    },
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+  watcher.start();
+  readiness.set('tls', true);
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ host: config.host, port, kinds: loaded.registry.served().length, readyMs: Math.round(performance.now() - startedAt) }, 'serving');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    readiness.set('shutdown', false, `received ${signal}`);
+    logger.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down: readiness off, finishing in-flight requests');
+    await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+    watcher.close();
+    loaded.close();
+    const forced = setTimeout(() => {
+      logger.warn('in-flight requests did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    forced.unref();
+    await app.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  return { app, port, logger, close: async () => { watcher.close(); loaded.close(); await app.close(); } };
+}

@@ -1,0 +1,122 @@
+// Flags + environment -> one typed, validated Config for `serve`. Every flag has an environment
+// variable (KARMADA_INTERPRETER_<FLAG>, list values comma-separated); a flag beats its variable.
+// Problems fail fast with a message naming the flag.
+import { parseArgs } from 'node:util';
+
+export interface ServeConfig {
+  port: number;
+  host: string;
+  certDir?: string;
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
+  tlsSans: string[];
+  customizations: string[];
+  logLevel: string;
+  bodyLimit: number;
+  luaTimeoutMs: number;
+  shutdownDelayMs: number;
+  shutdownTimeoutMs: number;
+}
+
+interface OptionSpec {
+  flag: string;
+  env: string;
+  multiple?: boolean;
+  help: string;
+  default?: string;
+}
+
+export const SERVE_OPTIONS: OptionSpec[] = [
+  { flag: 'port', env: 'KARMADA_INTERPRETER_PORT', default: '8443', help: 'HTTPS port to listen on' },
+  { flag: 'host', env: 'KARMADA_INTERPRETER_HOST', default: '0.0.0.0', help: 'address to bind' },
+  { flag: 'cert-dir', env: 'KARMADA_INTERPRETER_CERT_DIR', help: 'directory with tls.crt and tls.key (a mounted Secret); reloaded on change' },
+  { flag: 'tls-cert-file', env: 'KARMADA_INTERPRETER_TLS_CERT_FILE', help: 'serving certificate (PEM); needs --tls-key-file' },
+  { flag: 'tls-key-file', env: 'KARMADA_INTERPRETER_TLS_KEY_FILE', help: 'serving private key (PEM); needs --tls-cert-file' },
+  { flag: 'tls-san', env: 'KARMADA_INTERPRETER_TLS_SAN', multiple: true, help: 'extra DNS name or IP for the generated self-signed certificate (repeatable)' },
+  { flag: 'customizations', env: 'KARMADA_INTERPRETER_CUSTOMIZATIONS', multiple: true, help: 'directory of ResourceInterpreterCustomization files (repeatable, recursive, reloaded on change)' },
+  { flag: 'log-level', env: 'KARMADA_INTERPRETER_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug (bodies) or trace' },
+  { flag: 'body-limit', env: 'KARMADA_INTERPRETER_BODY_LIMIT', default: '8MiB', help: 'largest request body, e.g. 8MiB, 512KiB, 1000000' },
+  { flag: 'lua-timeout', env: 'KARMADA_INTERPRETER_LUA_TIMEOUT', default: '1s', help: 'time limit of one Lua call (Karmada uses 1s)' },
+  { flag: 'shutdown-delay', env: 'KARMADA_INTERPRETER_SHUTDOWN_DELAY', default: '0s', help: 'on SIGTERM, keep serving (unready) this long so endpoints drop us first' },
+  { flag: 'shutdown-timeout', env: 'KARMADA_INTERPRETER_SHUTDOWN_TIMEOUT', default: '20s', help: 'on SIGTERM, longest wait for in-flight requests' },
+];
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1e3, kb: 1e3, ki: 1024, kib: 1024, m: 1e6, mb: 1e6, mi: 1024 ** 2, mib: 1024 ** 2, g: 1e9, gb: 1e9, gi: 1024 ** 3, gib: 1024 ** 3 };
+
+export function parseSize(text: string, flag: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-zA-Z]*)$/.exec(text.trim());
+  const unit = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
+  if (!match || unit === undefined) throw new ConfigError(`--${flag}: ${JSON.stringify(text)} is not a size (e.g. 8MiB, 512KiB, 1000000)`);
+  const bytes = Math.floor(Number(match[1]) * unit);
+  if (bytes < 1024) throw new ConfigError(`--${flag}: ${text} is too small (at least 1KiB)`);
+  return bytes;
+}
+
+export function parseDuration(text: string, flag: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
+  if (!match) throw new ConfigError(`--${flag}: ${JSON.stringify(text)} is not a duration (e.g. 500ms, 1s, 2m)`);
+  const factor = match[2] === 'ms' ? 1 : match[2] === 'm' ? 60_000 : 1000;
+  return Number(match[1]) * factor;
+}
+
+/** Parses argv with env fallbacks; returns the raw string values by flag name. */
+export function parseOptions(specs: OptionSpec[], args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const options = Object.fromEntries(
+    specs.map((s) => [s.flag, { type: 'string' as const, multiple: s.multiple ?? false }]),
+  );
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  const values: Record<string, string | string[] | undefined> = {};
+  for (const spec of specs) {
+    const fromFlag = parsed.values[spec.flag] as string | string[] | undefined;
+    const fromEnv = env[spec.env];
+    if (fromFlag !== undefined) values[spec.flag] = fromFlag;
+    else if (fromEnv !== undefined && fromEnv !== '') {
+      values[spec.flag] = spec.multiple ? fromEnv.split(',').map((v) => v.trim()).filter(Boolean) : fromEnv;
+    } else values[spec.flag] = spec.multiple ? [] : spec.default;
+  }
+  return { values, help: Boolean(parsed.values.help) };
+}
+
+export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env): ServeConfig & { help: boolean } {
+  const { values, help } = parseOptions(SERVE_OPTIONS, args, env);
+  const str = (flag: string) => values[flag] as string | undefined;
+  const list = (flag: string) => values[flag] as string[];
+  const port = Number(str('port'));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port: ${str('port')} is not a port number (0-65535)`);
+  const logLevel = str('log-level')!;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`--log-level: ${logLevel} is not one of ${LOG_LEVELS.join(', ')}`);
+  const certDir = str('cert-dir');
+  const tlsCertFile = str('tls-cert-file');
+  const tlsKeyFile = str('tls-key-file');
+  if (certDir && (tlsCertFile || tlsKeyFile)) throw new ConfigError('--cert-dir and --tls-cert-file/--tls-key-file are alternatives: give one or the other');
+  if (Boolean(tlsCertFile) !== Boolean(tlsKeyFile)) throw new ConfigError('--tls-cert-file and --tls-key-file must be given together');
+  return {
+    help,
+    port,
+    host: str('host')!,
+    certDir,
+    tlsCertFile,
+    tlsKeyFile,
+    tlsSans: list('tls-san'),
+    customizations: list('customizations'),
+    logLevel,
+    bodyLimit: parseSize(str('body-limit')!, 'body-limit'),
+    luaTimeoutMs: parseDuration(str('lua-timeout')!, 'lua-timeout'),
+    shutdownDelayMs: parseDuration(str('shutdown-delay')!, 'shutdown-delay'),
+    shutdownTimeoutMs: parseDuration(str('shutdown-timeout')!, 'shutdown-timeout'),
+  };
+}
+
+export function optionsHelp(specs: OptionSpec[]): string {
+  return specs
+    .map((s) => `  --${s.flag}${s.multiple ? ' (repeatable)' : ''}\n      ${s.help}${s.default ? ` [default: ${s.default}]` : ''}\n      env: ${s.env}`)
+    .join('\n');
+}

@@ -1,0 +1,143 @@
+// The one wrapper around every interpreter call, shared by the server and the CLI: find the
+// implementation, hand it private copies, validate what comes back, and turn every failure into a
+// status code and message Karmada can log.
+import type { Registry } from './registry.js';
+import {
+  InterpreterError,
+  OPERATIONS,
+  type AggregatedStatusItem,
+  type Component,
+  type DependentObjectReference,
+  type KObject,
+  type Operation,
+  type ReplicaRequirements,
+} from './types.js';
+import {
+  componentsProblem,
+  dependenciesProblem,
+  objectProblem,
+  replicasProblem,
+  requirementsProblem,
+  statusProblem,
+} from './validate.js';
+
+export interface InterpretInput {
+  apiVersion: string;
+  kind: string;
+  operation: string;
+  object: KObject;
+  observedObject?: KObject;
+  replicas?: number;
+  aggregatedStatus?: AggregatedStatusItem[];
+}
+
+export type InterpretResult =
+  | { operation: 'InterpretReplica'; replicas: number; requirements?: ReplicaRequirements }
+  | { operation: 'InterpretComponent'; components: Component[] }
+  | { operation: 'ReviseReplica' | 'Retain' | 'AggregateStatus'; object: KObject }
+  | { operation: 'InterpretStatus'; status: Record<string, unknown> }
+  | { operation: 'InterpretHealth'; healthy: boolean }
+  | { operation: 'InterpretDependency'; dependencies: DependentObjectReference[] };
+
+export type InterpretOutcome =
+  | { ok: true; result: InterpretResult; implementation: string }
+  | { ok: false; code: number; message: string; implementation?: string; cause?: unknown };
+
+const isOperation = (op: string): op is Operation => (OPERATIONS as readonly string[]).includes(op);
+
+export async function interpret(registry: Registry, input: InterpretInput): Promise<InterpretOutcome> {
+  const { apiVersion, kind, operation } = input;
+  if (!isOperation(operation)) {
+    if (operation === 'Prune') return fail(501, 'operation Prune is defined by Karmada but never called; it is not implemented');
+    return fail(400, `invalid ResourceInterpreterContext: request.operation ${JSON.stringify(operation)} is not a Karmada interpreter operation (${OPERATIONS.join(', ')})`);
+  }
+  if (!registry.serves(apiVersion, kind)) {
+    const served = registry.served().map((s) => `${s.apiVersion} ${s.kind}`);
+    return fail(404, `${apiVersion} ${kind} is not served by this interpreter; served kinds: ${served.join(', ') || 'none'}`);
+  }
+  const resolved = registry.resolve(apiVersion, kind, operation);
+  if (!resolved) {
+    const ops = registry.served().find((s) => s.apiVersion === apiVersion && s.kind === kind)?.operations ?? [];
+    return fail(501, `${operation} is not implemented for ${apiVersion} ${kind}; implemented: ${ops.join(', ')}`);
+  }
+  const implementation = resolved.interpreter.name ?? `${resolved.layer}:${kind}`;
+  const inputProblem = checkInput(operation, input);
+  if (inputProblem) return { ...fail(400, inputProblem), implementation };
+  try {
+    const result = await call(resolved.interpreter, operation, input);
+    const problem = resultProblem(result);
+    if (problem) {
+      return { ...fail(500, `interpreter ${implementation} returned an invalid ${operation} result: ${problem}`), implementation };
+    }
+    return { ok: true, result, implementation };
+  } catch (error) {
+    if (error instanceof InterpreterError) return { ...fail(error.code, error.message), implementation };
+    return {
+      ...fail(500, `internal error in interpreter ${implementation} during ${operation}; details are in the server log`),
+      implementation,
+      cause: error,
+    };
+  }
+}
+
+function fail(code: number, message: string): { ok: false; code: number; message: string } {
+  return { ok: false, code, message };
+}
+
+function checkInput(operation: Operation, input: InterpretInput): string | undefined {
+  if (operation === 'Retain' && (typeof input.observedObject !== 'object' || input.observedObject === null)) {
+    return 'Retain needs request.observedObject (the object in the member cluster)';
+  }
+  if (operation === 'ReviseReplica') {
+    const r = input.replicas;
+    if (typeof r !== 'number' || !Number.isInteger(r) || r < 0) return `ReviseReplica needs request.replicas >= 0, got ${JSON.stringify(r)}`;
+  }
+  return undefined;
+}
+
+// Modules get private deep copies: they may mutate and return them, and the request object stays
+// intact for diffing.
+async function call(m: import('./types.js').KindInterpreter, operation: Operation, input: InterpretInput): Promise<InterpretResult> {
+  const object = structuredClone(input.object);
+  switch (operation) {
+    case 'InterpretReplica': {
+      const r = await m.getReplicas!(object);
+      return { operation, replicas: r?.replicas, requirements: r?.requirements };
+    }
+    case 'InterpretComponent':
+      return { operation, components: await m.getComponents!(object) };
+    case 'ReviseReplica':
+      return { operation, object: await m.reviseReplica!(object, input.replicas!) };
+    case 'Retain':
+      return { operation, object: await m.retain!(object, structuredClone(input.observedObject!)) };
+    case 'AggregateStatus': {
+      const items = input.aggregatedStatus === undefined ? undefined : structuredClone(input.aggregatedStatus);
+      return { operation, object: await m.aggregateStatus!(object, items) };
+    }
+    case 'InterpretStatus':
+      return { operation, status: await m.reflectStatus!(object) };
+    case 'InterpretHealth':
+      return { operation, healthy: await m.interpretHealth!(object) };
+    case 'InterpretDependency':
+      return { operation, dependencies: await m.getDependencies!(object) };
+  }
+}
+
+function resultProblem(result: InterpretResult): string | undefined {
+  switch (result.operation) {
+    case 'InterpretReplica':
+      return replicasProblem(result.replicas) ?? requirementsProblem(result.requirements);
+    case 'InterpretComponent':
+      return componentsProblem(result.components);
+    case 'ReviseReplica':
+    case 'Retain':
+    case 'AggregateStatus':
+      return objectProblem(result.object);
+    case 'InterpretStatus':
+      return statusProblem(result.status);
+    case 'InterpretHealth':
+      return typeof result.healthy === 'boolean' ? undefined : `healthy must be a boolean, got ${JSON.stringify(result.healthy)}`;
+    case 'InterpretDependency':
+      return dependenciesProblem(result.dependencies);
+  }
+}

@@ -1,0 +1,145 @@
+// One /interpret exchange, independent of the HTTP framework: raw body in, response envelope out.
+// The server, the in-process replay and the tests all go through here, so the wire behaviour is
+// defined in exactly one place. Every path answers an envelope; nothing throws.
+import { interpret, type InterpretOutcome } from '../interpreter/dispatch.js';
+import type { Registry } from '../interpreter/registry.js';
+import { diff, encodePatch } from './patch.js';
+import { envelopeProblem } from './schema.js';
+import {
+  apiVersionOf,
+  failure,
+  responseEnvelope,
+  type InterpreterContext,
+  type InterpreterRequest,
+  type InterpreterResponse,
+} from './wire.js';
+
+export interface Exchange {
+  response: InterpreterContext;
+  uid: string;
+  /** "group/version Kind" of the request when it could be read, for logs and metrics. */
+  apiVersion?: string;
+  kind?: string;
+  operation?: string;
+  code: number;
+  /** Which interpreter answered ("typescript:CloneSet", "lua:my-ric"). */
+  implementation?: string;
+  /** An unexpected error behind a 500, for the log (never sent to Karmada). */
+  cause?: unknown;
+  request?: InterpreterRequest;
+}
+
+export interface RawInterpretRequest {
+  body: Buffer | string | undefined;
+  contentType: string | undefined;
+  /** Set when the body exceeded the limit; `body` then holds only its beginning (to recover the uid). */
+  truncatedAt?: number;
+}
+
+const UID_PREFIX = /"uid"\s*:\s*"((?:[^"\\]|\\.){1,256})"/;
+
+/** Best effort uid from a body that could not be parsed, so even that answer carries it. */
+export function sniffUid(body: Buffer | string | undefined): string {
+  if (!body) return '';
+  const text = typeof body === 'string' ? body.slice(0, 65536) : body.subarray(0, 65536).toString('utf8');
+  const match = UID_PREFIX.exec(text);
+  if (!match) return '';
+  try {
+    return JSON.parse(`"${match[1]}"`) as string;
+  } catch {
+    return '';
+  }
+}
+
+function isJsonContentType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  return contentType.split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
+
+function early(uid: string, code: number, message: string): Exchange {
+  return { response: failure(uid, code, message), uid, code };
+}
+
+export async function handleExchange(registry: Registry, raw: RawInterpretRequest): Promise<Exchange> {
+  if (raw.truncatedAt !== undefined) {
+    return early(sniffUid(raw.body), 413, `request body exceeds the limit of ${raw.truncatedAt} bytes`);
+  }
+  if (!isJsonContentType(raw.contentType)) {
+    return early(sniffUid(raw.body), 400, `Content-Type must be application/json, got ${JSON.stringify(raw.contentType ?? '')}`);
+  }
+  const text = typeof raw.body === 'string' ? raw.body : (raw.body?.toString('utf8') ?? '');
+  if (text.trim() === '') return early('', 400, 'request body is empty; expected a ResourceInterpreterContext');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return early(sniffUid(text), 400, `request body is not valid JSON: ${(error as Error).message}`);
+  }
+  const problem = envelopeProblem(parsed);
+  const request = (parsed as { request?: InterpreterRequest } | null)?.request;
+  if (problem) {
+    const uid = typeof request?.uid === 'string' ? request.uid : '';
+    return early(uid, 400, problem);
+  }
+  return exchangeFor(registry, request!);
+}
+
+/** Runs a validated request and builds the response envelope. */
+export async function exchangeFor(registry: Registry, request: InterpreterRequest): Promise<Exchange> {
+  const apiVersion = apiVersionOf(request.kind);
+  const outcome = await interpret(registry, {
+    apiVersion,
+    kind: request.kind.kind,
+    operation: request.operation,
+    object: request.object,
+    observedObject: request.observedObject,
+    replicas: request.replicas,
+    aggregatedStatus: request.aggregatedStatus,
+  });
+  const base = { uid: request.uid, apiVersion, kind: request.kind.kind, operation: request.operation, request };
+  if (!outcome.ok) {
+    return {
+      ...base,
+      response: failure(request.uid, outcome.code, outcome.message),
+      code: outcome.code,
+      implementation: outcome.implementation,
+      cause: outcome.cause,
+    };
+  }
+  return { ...base, response: responseEnvelope(successResponse(request, outcome)), code: 200, implementation: outcome.implementation };
+}
+
+function successResponse(request: InterpreterRequest, outcome: Extract<InterpretOutcome, { ok: true }>): InterpreterResponse {
+  const response: InterpreterResponse = { uid: request.uid, successful: true };
+  const result = outcome.result;
+  switch (result.operation) {
+    case 'InterpretReplica':
+      response.replicas = result.replicas;
+      if (result.requirements !== undefined) response.replicaRequirements = result.requirements;
+      break;
+    case 'InterpretComponent':
+      response.components = result.components;
+      break;
+    case 'ReviseReplica':
+    case 'Retain':
+    case 'AggregateStatus': {
+      // Patches are relative to request.object exactly as sent; "no change" omits both fields.
+      const ops = diff(request.object, result.object);
+      if (ops.length > 0) {
+        response.patch = encodePatch(ops);
+        response.patchType = 'JSONPatch';
+      }
+      break;
+    }
+    case 'InterpretStatus':
+      response.rawStatus = result.status;
+      break;
+    case 'InterpretHealth':
+      response.healthy = result.healthy;
+      break;
+    case 'InterpretDependency':
+      response.dependencies = result.dependencies;
+      break;
+  }
+  return response;
+}

@@ -1,0 +1,52 @@
+// Prometheus metrics. One prom-client Registry per server instance (tests build several apps in one
+// process). Label values are bounded: kinds we do not serve and unknown operations are folded into
+// "other", so a caller cannot grow the series without limit.
+import { Counter, Gauge, Histogram, Registry as PromRegistry, collectDefaultMetrics } from 'prom-client';
+import { OPERATIONS } from '../interpreter/types.js';
+
+export const METRIC_PREFIX = 'karmada_interpreter_';
+
+export class Metrics {
+  readonly registry = new PromRegistry();
+  readonly requests = new Counter({
+    name: `${METRIC_PREFIX}requests_total`,
+    help: 'Interpreter requests by kind, operation and result code (200 = successful).',
+    labelNames: ['kind', 'operation', 'code'] as const,
+    registers: [this.registry],
+  });
+  readonly duration = new Histogram({
+    name: `${METRIC_PREFIX}request_duration_seconds`,
+    help: 'Time to answer an interpreter request, from body received to response ready.',
+    labelNames: ['kind', 'operation'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly inFlight = new Gauge({
+    name: `${METRIC_PREFIX}requests_in_flight`,
+    help: 'Interpreter requests being processed.',
+    registers: [this.registry],
+  });
+  readonly certificateReloads = new Counter({
+    name: `${METRIC_PREFIX}certificate_reloads_total`,
+    help: 'Serving certificate reload attempts by result.',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly certificateExpiry = new Gauge({
+    name: `${METRIC_PREFIX}certificate_expiry_timestamp_seconds`,
+    help: 'Expiry (Unix time) of the serving certificate in use.',
+    registers: [this.registry],
+  });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Bounded label values for one request. */
+  labels(kind: string | undefined, operation: string | undefined, served: (kind: string) => boolean) {
+    return {
+      kind: kind && served(kind) ? kind : 'other',
+      operation: operation && (OPERATIONS as readonly string[]).includes(operation) ? operation : 'other',
+    };
+  }
+}
