@@ -1,0 +1,214 @@
+// One KindInterpreter per merged RIC target: each method runs the winning script on the Lua runtime and
+// turns script failures into InterpreterError(500) naming the customization, function and line.
+import type {
+  AggregatedStatusItem,
+  Component,
+  DependentObjectReference,
+  KindInterpreter,
+  KObject,
+  Operation,
+  ReplicaResult,
+} from '../interpreter/types.js';
+import { InterpreterError } from '../interpreter/types.js';
+import { CUSTOMIZATION_RULES } from './customizations.js';
+import type { MergedTarget, ScriptSource } from './merge.js';
+import { compareStrings } from './merge.js';
+
+export interface LuaCallOptions {
+  timeoutMs?: number;
+  onPrint?: (line: string) => void;
+}
+
+/**
+ * The part of src/lua/runtime.ts `LuaRuntime` the loader uses, written out so tests can pass a small fake
+ * and so this module does not depend on the VM's internals.
+ */
+export interface CustomizationRuntime {
+  compileCheck(script: string): void;
+  getReplicas(script: string, obj: KObject, o?: LuaCallOptions): Promise<ReplicaResult>;
+  getComponents(script: string, obj: KObject, o?: LuaCallOptions): Promise<Component[]>;
+  reviseReplica(script: string, obj: KObject, replicas: number, o?: LuaCallOptions): Promise<KObject>;
+  retain(script: string, desired: KObject, observed: KObject, o?: LuaCallOptions): Promise<KObject>;
+  aggregateStatus(
+    script: string,
+    obj: KObject,
+    items: AggregatedStatusItem[] | undefined,
+    o?: LuaCallOptions,
+  ): Promise<KObject>;
+  reflectStatus(script: string, observed: KObject, o?: LuaCallOptions): Promise<Record<string, any>>;
+  interpretHealth(script: string, observed: KObject, o?: LuaCallOptions): Promise<boolean>;
+  getDependencies(script: string, obj: KObject, o?: LuaCallOptions): Promise<DependentObjectReference[]>;
+}
+
+/** Options for the interpreters built from customizations. */
+export interface LuaInterpreterOptions {
+  /** Per-call deadline; the runtime's default (1 s, as Karmada) when omitted. */
+  timeoutMs?: number;
+  /** Receives `print` output of scripts; the caller adds the request uid (e.g. from AsyncLocalStorage). */
+  onPrint?: (line: string, source: { customization: string; functionName: string }) => void;
+}
+
+/** A KindInterpreter backed by RIC scripts, with what it was built from. */
+export interface LuaKindInterpreter extends KindInterpreter {
+  name: string;
+  /** RIC names for this target, in merge order. */
+  customizations: string[];
+  files: string[];
+  /** Operations this target serves (a field with a non-empty script). */
+  operations: Operation[];
+  /** Which customization answers each operation; InterpretDependency may list several. */
+  sources: Partial<Record<Operation, string[]>>;
+}
+
+export function createLuaInterpreter(
+  target: MergedTarget,
+  runtime: CustomizationRuntime,
+  options: LuaInterpreterOptions = {},
+): LuaKindInterpreter {
+  const call = async <T>(source: ScriptSource, functionName: string, run: (o: LuaCallOptions) => Promise<T>) => {
+    const onPrint = options.onPrint;
+    const callOptions: LuaCallOptions = {
+      timeoutMs: options.timeoutMs,
+      onPrint: onPrint && ((line) => onPrint(line, { customization: source.customization, functionName })),
+    };
+    try {
+      return await run(callOptions);
+    } catch (err) {
+      throw toInterpreterError(err, source.customization, functionName);
+    }
+  };
+
+  const interpreter: LuaKindInterpreter = {
+    name: `lua:${target.customizations.join(',')}`,
+    targets: [{ apiVersion: target.apiVersion, kind: target.kind }],
+    customizations: [...target.customizations],
+    files: [...target.files],
+    operations: [],
+    sources: {},
+  };
+  const { rules } = target;
+
+  if (rules.retention) {
+    const s = rules.retention;
+    interpreter.retain = (desired, observed) => call(s, 'Retain', (o) => runtime.retain(s.script, desired, observed, o));
+  }
+  if (rules.replicaResource) {
+    const s = rules.replicaResource;
+    interpreter.getReplicas = (obj) => call(s, 'GetReplicas', (o) => runtime.getReplicas(s.script, obj, o));
+  }
+  if (rules.componentResource) {
+    const s = rules.componentResource;
+    interpreter.getComponents = (obj) => call(s, 'GetComponents', (o) => runtime.getComponents(s.script, obj, o));
+  }
+  if (rules.replicaRevision) {
+    const s = rules.replicaRevision;
+    interpreter.reviseReplica = (obj, replicas) =>
+      call(s, 'ReviseReplica', (o) => runtime.reviseReplica(s.script, obj, replicas, o));
+  }
+  if (rules.statusReflection) {
+    const s = rules.statusReflection;
+    interpreter.reflectStatus = (observed) => call(s, 'ReflectStatus', (o) => runtime.reflectStatus(s.script, observed, o));
+  }
+  if (rules.statusAggregation) {
+    const s = rules.statusAggregation;
+    interpreter.aggregateStatus = (obj, items) =>
+      call(s, 'AggregateStatus', (o) => runtime.aggregateStatus(s.script, obj, items, o));
+  }
+  if (rules.healthInterpretation) {
+    const s = rules.healthInterpretation;
+    interpreter.interpretHealth = (observed) =>
+      call(s, 'InterpretHealth', (o) => runtime.interpretHealth(s.script, observed, o));
+  }
+  if (target.dependencies.length > 0) {
+    const scripts = [...target.dependencies];
+    interpreter.getDependencies = async (obj) => {
+      // As Karmada's ConfigurableInterpreter.GetDependencies: run every script in order, stop at the first
+      // error, union the results. (The runtime converts `obj` into fresh Lua tables per call.)
+      const all: DependentObjectReference[] = [];
+      for (const s of scripts) {
+        all.push(...(await call(s, 'GetDependencies', (o) => runtime.getDependencies(s.script, obj, o))));
+      }
+      return sortDependencies(uniqueDependencies(all));
+    };
+  }
+
+  for (const { field, operation } of CUSTOMIZATION_RULES) {
+    if (field === 'dependencyInterpretation') {
+      if (target.dependencies.length === 0) continue;
+      interpreter.sources[operation] = target.dependencies.map((s) => s.customization);
+    } else {
+      const source = rules[field];
+      if (!source) continue;
+      interpreter.sources[operation] = [source.customization];
+    }
+    interpreter.operations.push(operation);
+  }
+  return interpreter;
+}
+
+/** Duck-typed so this module does not import the VM; matches runtime.ts `LuaScriptError`. */
+interface LuaScriptErrorShape {
+  functionName?: string;
+  line?: number;
+  luaMessage: string;
+  timeout: boolean;
+}
+
+function isLuaScriptError(err: unknown): err is Error & LuaScriptErrorShape {
+  return err instanceof Error && typeof (err as Partial<LuaScriptErrorShape>).luaMessage === 'string';
+}
+
+/**
+ * "customization <name>: <Function>: line N: <lua message>"; a deadline shows as "timeout: ..." so it can
+ * be told apart from a script error. Errors that are neither Lua errors nor InterpreterErrors are bugs in
+ * our code: they pass through unchanged so the dispatcher logs them as such.
+ */
+export function toInterpreterError(err: unknown, customization: string, functionName: string): unknown {
+  if (isLuaScriptError(err)) {
+    const where = err.line !== undefined && err.line > 0 ? `line ${err.line}: ` : '';
+    const what = err.timeout ? `timeout: ${err.luaMessage}` : err.luaMessage;
+    return new InterpreterError(500, `customization ${customization}: ${err.functionName ?? functionName}: ${where}${what}`);
+  }
+  if (err instanceof InterpreterError) {
+    return new InterpreterError(err.code, `customization ${customization}: ${functionName}: ${err.message}`);
+  }
+  return err;
+}
+
+/**
+ * Karmada puts the references in a set (value equality for name-based references); we compare by value
+ * for label-selector references as well, where Go's set compares selector pointers.
+ */
+export function uniqueDependencies(refs: readonly DependentObjectReference[]): DependentObjectReference[] {
+  const seen = new Set<string>();
+  const out: DependentObjectReference[] = [];
+  for (const ref of refs) {
+    const key = canonicalJson(ref);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(ref);
+  }
+  return out;
+}
+
+/** By apiVersion, kind, namespace, name, as configurable.go; stable for equal keys. */
+export function sortDependencies(refs: DependentObjectReference[]): DependentObjectReference[] {
+  return refs.sort(
+    (a, b) =>
+      compareStrings(a.apiVersion ?? '', b.apiVersion ?? '') ||
+      compareStrings(a.kind ?? '', b.kind ?? '') ||
+      compareStrings(a.namespace ?? '', b.namespace ?? '') ||
+      compareStrings(a.name ?? '', b.name ?? ''),
+  );
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined && v !== '')
+      .sort(([a], [b]) => compareStrings(a, b));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
