@@ -1,0 +1,64 @@
+// corev1.ResourceList helpers over canonical quantity strings, with exact Quantity arithmetic.
+
+import { Quantity } from './quantity.js';
+
+/** corev1.ResourceList as JSON: resource name -> quantity string ("100m", "1Gi"). */
+export type ResourceList = Record<string, string>;
+
+/** A ResourceList as it may arrive in a manifest (JSON numbers are valid quantities too). */
+export type ResourceListInput = Record<string, string | number | null | undefined>;
+
+function parseEntry(name: string, value: string | number): Quantity {
+  try {
+    return Quantity.parse(value);
+  } catch (err) {
+    throw new Error(`resource ${JSON.stringify(name)}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function combine(
+  a: ResourceListInput | undefined,
+  b: ResourceListInput | undefined,
+  pick: (x: Quantity, y: Quantity) => Quantity,
+): ResourceList {
+  const result: ResourceList = {};
+  const left = a ?? {};
+  const right = b ?? {};
+  for (const name of new Set([...Object.keys(left), ...Object.keys(right)])) {
+    const x = left[name];
+    const y = right[name];
+    const hasX = x !== undefined && x !== null;
+    const hasY = y !== undefined && y !== null;
+    if (hasX && hasY) result[name] = pick(parseEntry(name, x), parseEntry(name, y)).toString();
+    else if (hasX) result[name] = parseEntry(name, x).toString();
+    else if (hasY) result[name] = parseEntry(name, y).toString();
+  }
+  return result;
+}
+
+/**
+ * Per-resource sum (Kubernetes' addResourceList): names in either list; the sum keeps the format of
+ * `a`'s quantity (Quantity.Add). Values are re-printed canonically. Throws on an invalid quantity.
+ */
+export function addResourceLists(a: ResourceListInput | undefined, b: ResourceListInput | undefined): ResourceList {
+  return combine(a, b, (x, y) => x.add(y));
+}
+
+/** Per-resource maximum (Kubernetes' maxResourceList); on a tie `a`'s spelling is kept. */
+export function maxResourceLists(a: ResourceListInput | undefined, b: ResourceListInput | undefined): ResourceList {
+  return combine(a, b, (x, y) => x.max(y));
+}
+
+/** Every value re-printed in Kubernetes' canonical form (`{cpu: "1000m"}` -> `{cpu: "1"}`). */
+export function canonicalResourceList(list: ResourceListInput | undefined): ResourceList {
+  return combine(list, undefined, (x) => x);
+}
+
+/** Quantity-aware equality of two lists (same names, equal values). */
+export function resourceListsEqual(a: ResourceListInput | undefined, b: ResourceListInput | undefined): boolean {
+  const left = canonicalResourceList(a);
+  const right = canonicalResourceList(b);
+  const names = Object.keys(left);
+  if (names.length !== Object.keys(right).length) return false;
+  return names.every((name) => name in right && Quantity.parse(left[name]).equals(Quantity.parse(right[name])));
+}
