@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/check.js';
+import { alignColumns, checkCustomizationFiles } from '../../src/lua/check.js';
+import { FakeRuntime } from './fake-runtime.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ric-check-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const CHECKED = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: customization-check
+spec:
+  target:
+    apiVersion: apps/v1
+    kind: Deployment
+  customizations:
+    retention:
+      luaScript: >
+        function Retain(desiredObj, observedObj)
+          desiredObj.spec.paused = observedObj.spec.paused
+          return desiredObj
+        end
+    replicaResource:
+      luaScript: |
+        function GetReplicas(desiredObj)
+          SYNTAX ERROR
+        end
+    statusReflection:
+      luaScript: ""
+`;
+
+const NOT_RICS = `apiVersion: v1
+kind: Pod
+metadata:
+  name: not-customization
+---
+apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: kind-unset
+spec:
+  target:
+    apiVersion: apps/v1
+`;
+
+describe('checkCustomizationFiles', () => {
+  it("prints karmadactl's layout: SOURCE, TARGET, and UNSET / PASS / ERROR per rule, aligned like kubectl's tab writer", () => {
+    const file = join(dir, 'check.yaml');
+    writeFileSync(file, CHECKED);
+    const { output, ok } = checkCustomizationFiles([file], new FakeRuntime());
+    expect(ok).toBe(false);
+    expect(output).toBe(
+      [
+        '-----------------------------------',
+        'SOURCE: customization-check',
+        'TARGET: apps/v1 Deployment   ',
+        'RULERS:',
+        '    Retain:                  PASS',
+        "    InterpretReplica:        ERROR: line 2: unexpected symbol near 'ERROR'   ",
+        '    InterpretComponent:      UNSET',
+        '    ReviseReplica:           UNSET',
+        '    InterpretStatus:         UNSET',
+        '    AggregateStatus:         UNSET',
+        '    InterpretHealth:         UNSET',
+        '    InterpretDependency:     UNSET',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reports documents that are not customizations and fails', () => {
+    writeFileSync(join(dir, 'bad.yaml'), NOT_RICS);
+    const { output, ok } = checkCustomizationFiles([dir], new FakeRuntime());
+    expect(ok).toBe(false);
+    expect(output).toBe(
+      [
+        '-----------------------------------',
+        'SOURCE: not-customization',
+        'not a ResourceInterpreterCustomization, got /v1, Kind=Pod',
+        '-----------------------------------',
+        'SOURCE: kind-unset',
+        'spec.target.kind is not set',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('passes when every script compiles', () => {
+    writeFileSync(join(dir, 'ok.yaml'), CHECKED.replace('SYNTAX ERROR', 'return 1'));
+    const { output, ok } = checkCustomizationFiles([dir], new FakeRuntime());
+    expect(ok).toBe(true);
+    expect(output).toContain('    InterpretReplica:        PASS\n');
+  });
+
+  it('fails for a path that does not exist', () => {
+    const { output, ok } = checkCustomizationFiles([join(dir, 'missing')], new FakeRuntime());
+    expect(ok).toBe(false);
+    expect(output).toBe(`error: the path "${join(dir, 'missing')}" does not exist\n`);
+  });
+});
+
+describe('alignColumns', () => {
+  it('pads each column block to its widest cell plus 3, never narrower than an earlier block (RememberWidths)', () => {
+    expect(alignColumns('ab\tx\nabcdefgh\ty\nbreak\nc\tz')).toBe('ab         x\nabcdefgh   y\nbreak\nc          z');
+    expect(alignColumns('a\tb\tc\naa\t\tdd')).toBe('a     b     c\naa          dd');
+  });
+});
+
+describe('check command', () => {
+  it('exits 0 when everything compiles, 1 on errors, 2 without paths', async () => {
+    writeFileSync(join(dir, 'ok.yaml'), CHECKED.replace('SYNTAX ERROR', 'return 1'));
+    const out: string[] = [];
+    const err: string[] = [];
+    const deps = { runtime: new FakeRuntime(), stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) };
+    expect(await run([dir], deps)).toBe(0);
+    expect(out.join('')).toContain('SOURCE: customization-check');
+
+    writeFileSync(join(dir, 'bad.yaml'), NOT_RICS);
+    expect(await run([dir], deps)).toBe(1);
+
+    expect(await run([], deps)).toBe(2);
+    expect(err.join('')).toContain('at least one PATH is required');
+    expect(await run(['--bogus', dir], deps)).toBe(2);
+    out.length = 0;
+    expect(await run(['--help'], deps)).toBe(0);
+    expect(out.join('')).toContain('Usage: karmada-interpreter check PATH...');
+  });
+});
