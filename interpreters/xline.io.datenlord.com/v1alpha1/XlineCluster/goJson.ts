@@ -1,0 +1,146 @@
+// Go encoding/json for a typed struct, fed with the JSON an API server returned. The Go operator
+// stores md5(json.Marshal(spec)) in status.lastApplySpecHash; reproducing that needs Go's field
+// order, omitempty rules, pointer-vs-value semantics and string escaping, which no JS library
+// models (JSON.stringify keeps the input's key order and escapes differently), hence hand-written.
+import { canonicalQuantity } from '../../../../src/k8s/quantity.js';
+
+export type GoType =
+  | { kind: 'string' }
+  | { kind: 'int' }
+  | { kind: 'bool' }
+  | { kind: 'quantity' }
+  | { kind: 'ptr'; elem: GoType }
+  | { kind: 'struct'; fields: GoField[] }
+  | { kind: 'map'; elem: GoType }
+  | { kind: 'slice'; elem: GoType };
+
+/** One struct field: its JSON name, its type, `omitempty`, and whether it is embedded (promoted). */
+export interface GoField {
+  json: string;
+  type: GoType;
+  omitempty?: boolean;
+  /** An embedded struct with an empty tag name (`json:",inline"`): encoding/json promotes its fields. */
+  embedded?: boolean;
+}
+
+export const goString: GoType = { kind: 'string' };
+export const goInt: GoType = { kind: 'int' };
+export const goBool: GoType = { kind: 'bool' };
+export const goQuantity: GoType = { kind: 'quantity' };
+export const ptr = (elem: GoType): GoType => ({ kind: 'ptr', elem });
+export const struct = (fields: GoField[]): GoType => ({ kind: 'struct', fields });
+export const goMap = (elem: GoType): GoType => ({ kind: 'map', elem });
+export const slice = (elem: GoType): GoType => ({ kind: 'slice', elem });
+
+/** The JSON holds a key or a value the Go type cannot hold: this layout is not the operator's. */
+export class GoLayoutMismatch extends Error {
+  constructor(path: string, reason: string) {
+    super(`${path}: ${reason}`);
+    this.name = 'GoLayoutMismatch';
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNil = (v: unknown): boolean => v === undefined || v === null;
+
+/** Fields as encoding/json sees them: embedded structs' fields promoted in place. */
+function visibleFields(fields: GoField[]): GoField[] {
+  return fields.flatMap((f) => (f.embedded && f.type.kind === 'struct' ? visibleFields(f.type.fields) : [f]));
+}
+
+/** Go's "empty value" for omitempty: false, 0, "", nil pointer, nil or empty map/slice. Structs never are. */
+function isEmpty(v: unknown, t: GoType): boolean {
+  switch (t.kind) {
+    case 'string':
+      return isNil(v) || v === '';
+    case 'int':
+      return isNil(v) || v === 0;
+    case 'bool':
+      return v !== true;
+    case 'quantity':
+    case 'struct':
+      return false;
+    case 'ptr':
+      return isNil(v);
+    case 'map':
+      return isNil(v) || Object.keys(v as object).length === 0;
+    case 'slice':
+      return isNil(v) || (v as unknown[]).length === 0;
+  }
+}
+
+/**
+ * Marshals `value` (decoded JSON) as Go would after json.Unmarshal into type `t`: a JSON null or a
+ * missing key gives the zero value. Throws GoLayoutMismatch when the JSON carries a key the struct
+ * does not declare or a value of the wrong type (the operator build that wrote the hash was another).
+ */
+export function goMarshal(value: unknown, t: GoType, path = '$'): string {
+  switch (t.kind) {
+    case 'string':
+      if (isNil(value)) return '""';
+      if (typeof value !== 'string') throw new GoLayoutMismatch(path, 'expected a string');
+      return goQuote(value);
+    case 'int':
+      if (isNil(value)) return '0';
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw new GoLayoutMismatch(path, 'expected an integer');
+      return String(value);
+    case 'bool':
+      if (isNil(value)) return 'false';
+      if (typeof value !== 'boolean') throw new GoLayoutMismatch(path, 'expected a boolean');
+      return String(value);
+    case 'quantity':
+      if (typeof value !== 'string' && typeof value !== 'number') throw new GoLayoutMismatch(path, 'expected a quantity');
+      return goQuote(canonicalQuantity(value));
+    case 'ptr':
+      return isNil(value) ? 'null' : goMarshal(value, t.elem, path);
+    case 'struct':
+      return marshalStruct(value, t.fields, path);
+    case 'map': {
+      if (isNil(value)) return 'null';
+      if (!isObject(value)) throw new GoLayoutMismatch(path, 'expected an object');
+      // Go sorts map keys by their UTF-8 bytes; Buffer.compare orders exactly that way.
+      const keys = Object.keys(value).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+      return `{${keys.map((k) => `${goQuote(k)}:${goMarshal(value[k], t.elem, `${path}.${k}`)}`).join(',')}}`;
+    }
+    case 'slice':
+      if (isNil(value)) return 'null';
+      if (!Array.isArray(value)) throw new GoLayoutMismatch(path, 'expected a list');
+      return `[${value.map((v, i) => goMarshal(v, t.elem, `${path}[${i}]`)).join(',')}]`;
+  }
+}
+
+function marshalStruct(value: unknown, fields: GoField[], path: string): string {
+  if (!isNil(value) && !isObject(value)) throw new GoLayoutMismatch(path, 'expected an object');
+  const obj = (value ?? {}) as Record<string, unknown>;
+  const visible = visibleFields(fields);
+  const known = new Set(visible.map((f) => f.json));
+  const unknown = Object.keys(obj).find((k) => !known.has(k));
+  if (unknown !== undefined) throw new GoLayoutMismatch(`${path}.${unknown}`, 'not a field of this struct');
+  const parts: string[] = [];
+  for (const f of visible) {
+    const v = obj[f.json];
+    if (f.omitempty && isEmpty(v, f.type)) continue;
+    parts.push(`${goQuote(f.json)}:${goMarshal(v, f.type, `${path}.${f.json}`)}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+
+/**
+ * A Go JSON string literal: HTML-safe (<, >, & as \u003c \u003e \u0026), U+2028/U+2029 escaped,
+ * other control characters as \u00XX, \b and \f short (Go >= 1.22). Lone surrogates cannot reach a
+ * Go string from JSON (the decoder turns them into U+FFFD), so they encode as U+FFFD.
+ */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const code = ch.codePointAt(0)!;
+    if (SHORT_ESCAPES[ch] !== undefined) out += SHORT_ESCAPES[ch];
+    else if (code < 0x20 || ch === '<' || ch === '>' || ch === '&' || code === 0x2028 || code === 0x2029) {
+      out += `\\u${code.toString(16).padStart(4, '0')}`;
+    } else if (code >= 0xd800 && code <= 0xdfff) out += '\ufffd';
+    else out += ch;
+  }
+  return `${out}"`;
+}
