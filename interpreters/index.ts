@@ -2,6 +2,10 @@
 // generated from this list (plus loaded Lua customizations), so what Karmada is told we serve can
 // never drift from what the server implements. Add one import and one entry per kind module.
 import type { KindInterpreter } from '../src/interpreter/types.js';
+import { cloneSet } from './apps.kruise.io/v1alpha1/CloneSet/index.js';
+import { advancedStatefulSet } from './apps.kruise.io/v1beta1/StatefulSet/index.js';
 
 export const builtinInterpreters: KindInterpreter[] = [
+  cloneSet,
+  advancedStatefulSet,
 ];

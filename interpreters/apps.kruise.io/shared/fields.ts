@@ -1,0 +1,38 @@
+// Tolerant readers for fields of plain JSON objects. Interpreters see whatever the API server (or a
+// user's template) holds, so a missing or mistyped field reads as its Kubernetes zero value instead of
+// throwing.
+import { InterpreterError, type KObject } from '../../../src/interpreter/types.js';
+
+export type JsonObject = Record<string, any>;
+
+export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An integer field, 0 when absent or not an integer (Go's zero value for an omitted int32). */
+export const intOr0 = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) ? v : 0);
+
+/** A string field, "" when absent. */
+export const stringOrEmpty = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** The object at `obj[key]`, created (and attached) when missing or not an object. */
+export function ensureObject(obj: JsonObject, key: string): JsonObject {
+  if (!isObject(obj[key])) obj[key] = {};
+  return obj[key] as JsonObject;
+}
+
+/**
+ * spec.replicas with Kruise's default of 1 when omitted (the Kruise webhook defaults it in members;
+ * on the Karmada control plane nothing does). A non-integer is a broken template: answer 400 rather
+ * than guess.
+ */
+export function specReplicas(obj: KObject): number {
+  const value = isObject(obj.spec) ? obj.spec.replicas : undefined;
+  if (value === undefined || value === null) return 1;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  throw new InterpreterError(400, `spec.replicas must be a non-negative integer, got ${JSON.stringify(value)}`);
+}
+
+export const annotationsOf = (obj: KObject): Record<string, unknown> =>
+  isObject(obj.metadata) && isObject(obj.metadata.annotations) ? obj.metadata.annotations : {};
+
+export const labelsOf = (obj: KObject): Record<string, unknown> =>
+  isObject(obj.metadata) && isObject(obj.metadata.labels) ? obj.metadata.labels : {};

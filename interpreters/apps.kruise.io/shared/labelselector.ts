@@ -1,0 +1,40 @@
+// metav1.LabelSelector → the string form Kubernetes prints (labels.Selector.String()), which is what
+// Kruise writes into status.labelSelector for the scale subresource. Hand-written: the shape is tiny
+// and @kubernetes/client-node has no formatter.
+import type { LabelSelector } from '../../../src/interpreter/types.js';
+import { isObject } from './fields.js';
+
+function requirementString(key: string, operator: string, values: string[]): string | undefined {
+  const set = [...new Set(values)].sort().join(',');
+  switch (operator) {
+    case 'In':
+      return `${key} in (${set})`;
+    case 'NotIn':
+      return `${key} notin (${set})`;
+    case 'Exists':
+      return key;
+    case 'DoesNotExist':
+      return `!${key}`;
+    default:
+      return undefined; // invalid operator: Kubernetes would refuse the selector
+  }
+}
+
+/** "" for a missing, empty or invalid selector. Requirements are sorted by key, as Kubernetes does. */
+export function formatLabelSelector(selector: unknown): string {
+  if (!isObject(selector)) return '';
+  const s = selector as LabelSelector;
+  const parts: Array<{ key: string; text: string }> = [];
+  for (const [key, value] of Object.entries(isObject(s.matchLabels) ? s.matchLabels : {})) {
+    parts.push({ key, text: `${key}=${String(value)}` });
+  }
+  for (const req of Array.isArray(s.matchExpressions) ? s.matchExpressions : []) {
+    if (!isObject(req) || typeof req.key !== 'string') return '';
+    const text = requirementString(req.key, String(req.operator), Array.isArray(req.values) ? req.values.map(String) : []);
+    if (text === undefined) return '';
+    parts.push({ key: req.key, text });
+  }
+  // Stable sort by key only, like labels.ByKey.
+  parts.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return parts.map((p) => p.text).join(',');
+}

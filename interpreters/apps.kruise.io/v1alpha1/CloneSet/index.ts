@@ -1,0 +1,85 @@
+// OpenKruise CloneSet (apps.kruise.io/v1alpha1). What each operation does for users, and where it
+// deliberately differs from Karmada's built-in customization, is in README.md next to this file.
+import type { KindInterpreter, KObject } from '../../../../src/interpreter/types.js';
+import { podTemplateDependencies, podTemplateRequirements } from '../../../../src/k8s/podtemplate.js';
+import { volumeClaimTemplateNames } from '../../shared/dependencies.js';
+import { isObject, specReplicas } from '../../shared/fields.js';
+import { kruiseHealthy } from '../../shared/health.js';
+import { cloneSetPartitionReplicas } from '../../shared/partition.js';
+import { retainMemberReplicas, retainSpecFields, rolloutControlled } from '../../shared/retain.js';
+import { reviseKruiseReplicas } from '../../shared/revise.js';
+import { aggregateKruiseStatus, reflectKruiseStatus, type StatusProfile } from '../../shared/status.js';
+
+const STATUS: StatusProfile = {
+  counters: [
+    'replicas',
+    'readyReplicas',
+    'availableReplicas',
+    'updatedReplicas',
+    'updatedReadyReplicas',
+    'updatedAvailableReplicas',
+    'expectedUpdatedReplicas',
+  ],
+  volumeClaims: false,
+};
+
+const spec = (obj: KObject): Record<string, any> => (isObject(obj.spec) ? obj.spec : {});
+
+export const cloneSet: KindInterpreter = {
+  name: 'typescript:CloneSet',
+  targets: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' }],
+
+  getReplicas(obj) {
+    const replicas = specReplicas(obj);
+    const template = spec(obj).template;
+    const requirements = isObject(template) ? podTemplateRequirements(template) : undefined;
+    return requirements === undefined ? { replicas } : { replicas, requirements };
+  },
+
+  reviseReplica(obj, replicas) {
+    return reviseKruiseReplicas(obj, replicas, {
+      keepBack: [['updateStrategy', 'partition']],
+      budgets: [
+        ['updateStrategy', 'maxUnavailable'],
+        ['updateStrategy', 'maxSurge'],
+        ['scaleStrategy', 'maxUnavailable'],
+      ],
+    });
+  },
+
+  retain(desired, observed) {
+    retainMemberReplicas(desired, observed);
+    // Pod names are cluster-local and the CloneSet controller removes names of pods already gone.
+    retainSpecFields(desired, observed, ['scaleStrategy'], ['podsToDelete']);
+    if (rolloutControlled(observed)) retainSpecFields(desired, observed, ['updateStrategy'], ['partition', 'paused']);
+    return desired;
+  },
+
+  aggregateStatus: (obj, items) => aggregateKruiseStatus(obj, items, STATUS),
+
+  reflectStatus: (observed) => reflectKruiseStatus(observed, STATUS),
+
+  interpretHealth(observed) {
+    const strategy = isObject(spec(observed).updateStrategy) ? spec(observed).updateStrategy : {};
+    return kruiseHealthy(observed, (status, replicas) => {
+      if (strategy.paused === true || strategy.type === 'OnDelete') return undefined;
+      const expected = status.expectedUpdatedReplicas;
+      return Number.isInteger(expected) ? expected : replicas - cloneSetPartitionReplicas(strategy.partition, replicas);
+    });
+  },
+
+  getDependencies(obj) {
+    const template = spec(obj).template;
+    if (!isObject(template)) return [];
+    const namespace = isObject(obj.metadata) && typeof obj.metadata.namespace === 'string' ? obj.metadata.namespace : '';
+    return podTemplateDependencies(template, namespace, { excludeClaimNames: volumeClaimTemplateNames(obj) });
+  },
+
+  // Rollout markers: present in every reflected status, integers or a revision name. The revision
+  // name is "<CloneSet name>-<hash>", a valid label value while the name has at most 52 characters.
+  preservation: [
+    { aliasLabelName: 'failover.karmada.io/update-revision', jsonPath: '{.updateRevision}' },
+    { aliasLabelName: 'failover.karmada.io/updated-replicas', jsonPath: '{.updatedReplicas}' },
+    { aliasLabelName: 'failover.karmada.io/expected-updated-replicas', jsonPath: '{.expectedUpdatedReplicas}' },
+  ],
+};

@@ -1,0 +1,112 @@
+// OpenKruise Advanced StatefulSet (apps.kruise.io/v1beta1 StatefulSet). What each operation does for
+// users, and where it deliberately differs from Karmada's built-in customization, is in README.md.
+import type { DependentObjectReference, KindInterpreter, KObject } from '../../../../src/interpreter/types.js';
+import { podTemplateDependencies, podTemplateRequirements } from '../../../../src/k8s/podtemplate.js';
+import { volumeClaimTemplateNames } from '../../shared/dependencies.js';
+import { annotationsOf, intOr0, isObject, specReplicas } from '../../shared/fields.js';
+import { kruiseHealthy } from '../../shared/health.js';
+import { retainMemberReplicas, retainSpecFields, rolloutControlled } from '../../shared/retain.js';
+import { reviseKruiseReplicas } from '../../shared/revise.js';
+import { aggregateKruiseStatus, reflectKruiseStatus, type StatusProfile } from '../../shared/status.js';
+
+/**
+ * Opt-in, per object: also propagate the governing headless Service (spec.serviceName). Pod DNS names
+ * (<pod>.<serviceName>) only resolve in a member that has that Service, but native StatefulSet does not
+ * treat it as a dependency and many teams manage Services separately, so it is a choice.
+ */
+export const PROPAGATE_GOVERNING_SERVICE_ANNOTATION = 'interpreter.karmada.io/propagate-governing-service';
+
+const STATUS: StatusProfile = {
+  counters: [
+    'replicas',
+    'readyReplicas',
+    'availableReplicas',
+    'currentReplicas',
+    'updatedReplicas',
+    'updatedReadyReplicas',
+    'updatedAvailableReplicas',
+  ],
+  volumeClaims: true,
+};
+
+const spec = (obj: KObject): Record<string, any> => (isObject(obj.spec) ? obj.spec : {});
+
+const byKindThenName = (a: DependentObjectReference, b: DependentObjectReference): number =>
+  a.kind === b.kind ? ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : 0) : a.kind < b.kind ? -1 : 1;
+
+export const advancedStatefulSet: KindInterpreter = {
+  name: 'typescript:AdvancedStatefulSet',
+  targets: [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet' }],
+
+  getReplicas(obj) {
+    const replicas = specReplicas(obj);
+    const template = spec(obj).template;
+    const requirements = isObject(template) ? podTemplateRequirements(template) : undefined;
+    return requirements === undefined ? { replicas } : { replicas, requirements };
+  },
+
+  reviseReplica(obj, replicas) {
+    // The validating webhook accepts a maxUnavailable other than 1 only with Parallel pod management;
+    // under OrderedReady the budgets are left exactly as the template has them.
+    const parallel = spec(obj).podManagementPolicy === 'Parallel';
+    return reviseKruiseReplicas(obj, replicas, {
+      keepBack: [['updateStrategy', 'rollingUpdate', 'partition']],
+      budgets: parallel
+        ? [
+            ['updateStrategy', 'rollingUpdate', 'maxUnavailable'],
+            ['scaleStrategy', 'maxUnavailable'],
+          ]
+        : [],
+    });
+  },
+
+  retain(desired, observed) {
+    retainMemberReplicas(desired, observed);
+    if (rolloutControlled(observed)) {
+      retainSpecFields(desired, observed, ['updateStrategy', 'rollingUpdate'], ['partition', 'paused']);
+    }
+    // Ordinals reserved in the member (pod migration off a bad node) win unless the template sets its own.
+    const templateReserves = spec(desired).reserveOrdinals;
+    if (!Array.isArray(templateReserves) || templateReserves.length === 0) retainSpecFields(desired, observed, [], ['reserveOrdinals']);
+    return desired;
+  },
+
+  aggregateStatus: (obj, items) => aggregateKruiseStatus(obj, items, STATUS),
+
+  reflectStatus: (observed) => reflectKruiseStatus(observed, STATUS),
+
+  interpretHealth(observed) {
+    const strategy = isObject(spec(observed).updateStrategy) ? spec(observed).updateStrategy : {};
+    const rolling = isObject(strategy.rollingUpdate) ? strategy.rollingUpdate : {};
+    return kruiseHealthy(observed, (_status, replicas) => {
+      if (strategy.type === 'OnDelete' || rolling.paused === true) return undefined;
+      // Ordinals at or above the partition are updated. With reserveOrdinals above the partition fewer
+      // pods can be updatable; that edge reads as "rollout incomplete".
+      return Math.max(0, replicas - intOr0(rolling.partition));
+    });
+  },
+
+  getDependencies(obj) {
+    const template = spec(obj).template;
+    const namespace = isObject(obj.metadata) && typeof obj.metadata.namespace === 'string' ? obj.metadata.namespace : '';
+    const dependencies = isObject(template)
+      ? podTemplateDependencies(template, namespace, { excludeClaimNames: volumeClaimTemplateNames(obj) })
+      : [];
+    const serviceName = spec(obj).serviceName;
+    if (annotationsOf(obj)[PROPAGATE_GOVERNING_SERVICE_ANNOTATION] === 'true' && typeof serviceName === 'string' && serviceName !== '') {
+      dependencies.push({ apiVersion: 'v1', kind: 'Service', namespace, name: serviceName });
+      dependencies.sort(byKindThenName);
+    }
+    return dependencies;
+  },
+
+  // Rollout markers only: the real state of a stateful workload lives in PVCs, which do not move with
+  // failover. Revision names are "<name>-<hash>", valid label values while the name has at most 52
+  // characters; the counters are always valid.
+  preservation: [
+    { aliasLabelName: 'failover.karmada.io/current-revision', jsonPath: '{.currentRevision}' },
+    { aliasLabelName: 'failover.karmada.io/update-revision', jsonPath: '{.updateRevision}' },
+    { aliasLabelName: 'failover.karmada.io/current-replicas', jsonPath: '{.currentReplicas}' },
+    { aliasLabelName: 'failover.karmada.io/updated-replicas', jsonPath: '{.updatedReplicas}' },
+  ],
+};
