@@ -1,0 +1,86 @@
+// `conformance`: Karmada's own test cases, driven over HTTPS through the real server exactly as
+// Karmada's webhook client would (build request, verify response, apply patch, compare).
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
+import { createRegistry } from '../interpreter/setup.js';
+import { caseInput, type TestCase } from '../interpreter/testcases.js';
+import { SKIP, findTestdataFiles, formatSummary, runTestFiles } from '../interpreter/testrunner.js';
+import { WebhookClient, karmadaRequest, resultsFromResponse } from '../protocol/karmada-client.js';
+import { startLocalServer } from '../server/local.js';
+
+export const summary = "run Karmada's test cases over HTTPS against the server (deliberate differences listed per kind)";
+export const help = `Usage: karmada-interpreter conformance [PATH ...] [--customizations DIR ...] [--url URL --ca-file F]
+
+Starts the server in process on loopback (or uses --url), and for every case in every testdata/
+folder under PATH (default ../shared/conformance/karmada) whose kind we serve: builds the request as
+Karmada's webhook client does, sends it over HTTPS, verifies the response like Karmada, applies the
+returned patch and compares the result like Karmada's harness.
+A case listed in interpreters/<group>/<version>/<Kind>/conformance-differences.yaml
+(a list of {name, reason}) is a deliberate difference: reported, not failed. A listed case that
+passes is a failure, so the list stays true. Ends with "N passed, M failed".
+`;
+
+const KIND_PATH = /([^/\\]+)[/\\]([^/\\]+)[/\\]([^/\\]+)[/\\]testdata[/\\]/;
+
+/** Deliberate differences declared by our kind module for the kind a testdata file belongs to. */
+async function differencesFor(testdataFile: string): Promise<Map<string, string>> {
+  const match = KIND_PATH.exec(testdataFile);
+  if (!match) return new Map();
+  const file = join('interpreters', match[1]!, match[2]!, match[3]!, 'conformance-differences.yaml');
+  if (!existsSync(file)) return new Map();
+  const list = (parse(await readFile(file, 'utf8')) ?? []) as Array<{ name: string; reason: string }>;
+  return new Map(list.map((d) => [d.name, d.reason]));
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { customizations: { type: 'string', multiple: true }, url: { type: 'string' }, 'ca-file': { type: 'string' } },
+    allowPositionals: true,
+  });
+  const loaded = await createRegistry({ customizations: values.customizations ?? [] });
+  const server = values.url ? undefined : await startLocalServer(loaded.registry);
+  const client = new WebhookClient(values.url ?? server!.url, {
+    ca: values['ca-file'] ? await readFile(values['ca-file'], 'utf8') : server?.ca,
+    timeoutSeconds: 10,
+  });
+  try {
+    const files = await findTestdataFiles(positionals.length > 0 ? positionals : [join('..', 'shared', 'conformance', 'karmada')]);
+    const result = await runTestFiles(files, async (tc: TestCase) => {
+      const input = caseInput(tc);
+      if (typeof input === 'string') return input;
+      if (!loaded.registry.serves(input.apiVersion, input.kind)) return SKIP;
+      const context = karmadaRequest(input);
+      try {
+        return resultsFromResponse(context.request!, await client.call(context));
+      } catch (error) {
+        return `${input.operation}: ${(error as Error).message}`;
+      }
+    });
+    const deliberate: string[] = [];
+    const failed = [];
+    for (const failure of result.failed) {
+      const reason = (await differencesFor(failure.file)).get(failure.name);
+      if (reason) deliberate.push(`DIFFERENT (deliberate) ${failure.file}: ${failure.name}\n  reason: ${reason}`);
+      else failed.push(failure);
+    }
+    let passed = result.passed;
+    for (const ok of result.passedCases) {
+      if ((await differencesFor(ok.file)).has(ok.name)) {
+        passed -= 1;
+        failed.push({ ...ok, problems: ['listed in conformance-differences.yaml but now passes: remove it from the list'] });
+      }
+    }
+    if (deliberate.length > 0) process.stdout.write(deliberate.join('\n') + '\n');
+    process.stdout.write(`conformance: ${deliberate.length} deliberate differences; ${result.skipped} cases skipped (kind not served)\n`);
+    process.stdout.write(formatSummary({ ...result, passed, failed }));
+    return failed.length === 0 ? 0 : 1;
+  } finally {
+    client.close();
+    await server?.close();
+    loaded.close();
+  }
+}

@@ -1,0 +1,127 @@
+// `webhook-config`: prints the ResourceInterpreterWebhookConfiguration for what the registry serves,
+// so the rules Karmada sees can never drift from what the server implements.
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { stringify } from 'yaml';
+import { createRegistry } from '../interpreter/setup.js';
+import type { ServedKind } from '../interpreter/registry.js';
+import { UsageError } from './common.js';
+
+export const summary = 'print the ResourceInterpreterWebhookConfiguration for the served kinds';
+export const help = `Usage: karmada-interpreter webhook-config (--url URL | --service NAMESPACE/NAME[:PORT][/PATH])
+         [--ca-file F] [--timeout-seconds N] [--name NAME] [--webhook-name FQDN] [--customizations DIR ...]
+
+Prints a config.karmada.io/v1alpha1 ResourceInterpreterWebhookConfiguration whose rules list every
+served kind with exactly the operations it implements (interpreterContextVersions [v1alpha1]).
+Apply it to karmada-apiserver (not the host cluster).
+
+  --url URL               https://host[:port][/path] (use for pull-mode clusters and Karmada < 1.13)
+  --service NS/NAME[:PORT][/PATH]
+                          a Service in karmada-apiserver's view; PATH default /interpret, PORT default 443
+  --ca-file F             PEM CA bundle to embed as caBundle
+  --timeout-seconds N     1-30 (default 10)
+  --name NAME             metadata.name (default karmada-interpreter-webhook)
+  --webhook-name FQDN     webhooks[].name (default interpreter.karmada-interpreter-webhook.io)
+`;
+
+export interface WebhookConfigOptions {
+  url?: string;
+  service?: string;
+  caBundle?: string;
+  timeoutSeconds?: number;
+  name?: string;
+  webhookName?: string;
+}
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export function clientConfig(options: WebhookConfigOptions): Record<string, unknown> {
+  if (Boolean(options.url) === Boolean(options.service)) throw new UsageError('give exactly one of --url or --service');
+  const config: Record<string, unknown> = {};
+  if (options.url) {
+    let url: URL;
+    try {
+      url = new URL(options.url);
+    } catch {
+      throw new UsageError(`--url ${options.url} is not a URL`);
+    }
+    if (url.protocol !== 'https:') throw new UsageError('--url must use https (Karmada refuses other schemes)');
+    if (url.username || url.password || url.hash || url.search) throw new UsageError('--url must not contain user info, a query or a fragment');
+    config.url = options.url;
+  } else {
+    const match = /^([^/:]+)\/([^/:]+)(?::(\d+))?(\/.*)?$/.exec(options.service!);
+    if (!match) throw new UsageError('--service must look like NAMESPACE/NAME[:PORT][/PATH]');
+    const [, namespace, name, port, path] = match;
+    if (!DNS1123_LABEL.test(namespace!) || !DNS1123_LABEL.test(name!)) throw new UsageError('--service namespace and name must be DNS-1123 labels');
+    const servicePath = path ?? '/interpret';
+    // Karmada validates every path segment as a DNS-1123 subdomain (lowercase, no '_').
+    for (const segment of servicePath.split('/').slice(1)) {
+      if (!DNS1123_SUBDOMAIN.test(segment)) throw new UsageError(`--service path segment ${JSON.stringify(segment)} must be lowercase DNS-1123 (e.g. /interpret-cloneset)`);
+    }
+    const portNumber = port ? Number(port) : 443;
+    if (portNumber < 1 || portNumber > 65535) throw new UsageError('--service port must be 1-65535');
+    config.service = { namespace, name, path: servicePath, port: portNumber };
+  }
+  if (options.caBundle) config.caBundle = Buffer.from(options.caBundle, 'utf8').toString('base64');
+  return config;
+}
+
+export function webhookConfiguration(served: ServedKind[], options: WebhookConfigOptions): Record<string, unknown> {
+  const timeoutSeconds = options.timeoutSeconds ?? 10;
+  if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) throw new UsageError('--timeout-seconds must be 1-30');
+  const webhookName = options.webhookName ?? 'interpreter.karmada-interpreter-webhook.io';
+  if (webhookName.split('.').length < 2 || !DNS1123_SUBDOMAIN.test(webhookName)) throw new UsageError('--webhook-name must be a fully qualified domain name');
+  return {
+    apiVersion: 'config.karmada.io/v1alpha1',
+    kind: 'ResourceInterpreterWebhookConfiguration',
+    metadata: { name: options.name ?? 'karmada-interpreter-webhook' },
+    webhooks: [
+      {
+        name: webhookName,
+        clientConfig: clientConfig(options),
+        rules: served.map((s) => {
+          const [group, version] = s.apiVersion.includes('/') ? s.apiVersion.split('/') : ['', s.apiVersion];
+          return { operations: s.operations, apiGroups: [group], apiVersions: [version], kinds: [s.kind] };
+        }),
+        interpreterContextVersions: ['v1alpha1'],
+        timeoutSeconds,
+      },
+    ],
+  };
+}
+
+export async function run(args: string[]): Promise<number> {
+  try {
+    const { values } = parseArgs({
+      args,
+      options: {
+        url: { type: 'string' },
+        service: { type: 'string' },
+        'ca-file': { type: 'string' },
+        'timeout-seconds': { type: 'string' },
+        name: { type: 'string' },
+        'webhook-name': { type: 'string' },
+        customizations: { type: 'string', multiple: true },
+      },
+    });
+    const loaded = await createRegistry({ customizations: values.customizations ?? [] });
+    try {
+      const config = webhookConfiguration(loaded.registry.served(), {
+        url: values.url,
+        service: values.service,
+        caBundle: values['ca-file'] ? await readFile(values['ca-file'], 'utf8') : undefined,
+        timeoutSeconds: values['timeout-seconds'] === undefined ? undefined : Number(values['timeout-seconds']),
+        name: values.name,
+        webhookName: values['webhook-name'],
+      });
+      process.stdout.write(stringify(config));
+      return 0;
+    } finally {
+      loaded.close();
+    }
+  } catch (error) {
+    process.stderr.write(`webhook-config: ${(error as Error).message}\n`);
+    return error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+  }
+}
