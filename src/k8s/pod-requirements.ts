@@ -1,0 +1,208 @@
+// Per-replica ReplicaRequirements from a PodTemplateSpec (plain JSON object).
+//
+// karmadaPodRequirements ports Karmada's helper.GenerateReplicaRequirements (pkg/util/helper/binding.go)
+// with util.Resource (pkg/util/resource.go): what `kube.accuratePodRequirements` returns.
+// podTemplateRequirements is the improved variant for our TypeScript modules (kinds.md §1.3, §2.4):
+// Kubernetes' own effective-request rule (native sidecars, pod-level resources), plus priorityClassName.
+//
+// Both total resources the way Karmada's scheduler stores them: cpu as int64 milli-units (MilliValue,
+// rounded up), every other resource as int64 units (Value, rounded up), and print them with
+// NewMilliQuantity(DecimalSI) for cpu and NewQuantity(BinarySI) for memory/ephemeral-storage/hugepages,
+// NewQuantity(DecimalSI) otherwise. BigInt stands in for int64 (Go would wrap on overflow; we do not).
+
+import { InterpreterError, type KObject, type NodeClaim, type ReplicaRequirements } from '../interpreter/types.js';
+import { Quantity, QuantityParseError } from './quantity.js';
+import { isHugePageResourceName, isScalarResourceName } from './resource-names.js';
+
+type Totals = Map<string, bigint>;
+
+const CPU = 'cpu';
+const MEMORY = 'memory';
+const EPHEMERAL_STORAGE = 'ephemeral-storage';
+const PODS = 'pods';
+const FIXED_ORDER = [CPU, MEMORY, EPHEMERAL_STORAGE, PODS];
+
+function isObject(v: unknown): v is Record<string, any> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function asArray(v: unknown): any[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function isTracked(name: string): boolean {
+  return FIXED_ORDER.includes(name) || isScalarResourceName(name);
+}
+
+/** util.Resource.Add's view of one ResourceList: tracked names only, in scheduler units. */
+function toTotals(list: unknown, path: string): Totals {
+  const totals: Totals = new Map();
+  if (!isObject(list)) return totals;
+  for (const [name, raw] of Object.entries(list)) {
+    if (raw === null || raw === undefined || !isTracked(name)) continue;
+    let quantity: Quantity;
+    try {
+      if (typeof raw !== 'string' && typeof raw !== 'number') throw new QuantityParseError(raw, 'not a string or number');
+      quantity = Quantity.parse(raw);
+    } catch (err) {
+      if (!(err instanceof QuantityParseError)) throw err;
+      throw new InterpreterError(400, `${path}.${name}: ${err.message}`);
+    }
+    totals.set(name, quantity.scaledValueBigInt(name === CPU ? -3 : 0));
+  }
+  return totals;
+}
+
+function addInto(target: Totals, source: Totals): Totals {
+  for (const [name, value] of source) target.set(name, (target.get(name) ?? 0n) + value);
+  return target;
+}
+
+/** util.Resource.SetMaxResource: a missing entry counts as 0. */
+function maxInto(target: Totals, source: Totals): Totals {
+  for (const [name, value] of source) if (value > (target.get(name) ?? 0n)) target.set(name, value);
+  return target;
+}
+
+/** util.Resource.ResourceList: positive totals only; undefined when nothing is left. */
+function toResourceList(totals: Totals): Record<string, string> | undefined {
+  const names = [...totals.keys()].sort((a, b) => {
+    const rank = (n: string) => (FIXED_ORDER.includes(n) ? FIXED_ORDER.indexOf(n) : FIXED_ORDER.length);
+    return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+  });
+  const result: Record<string, string> = {};
+  for (const name of names) {
+    const value = totals.get(name)!;
+    if (value <= 0n) continue;
+    if (name === CPU) result[name] = Quantity.fromMilli(value, 'DecimalSI').toString();
+    else if (name === MEMORY || name === EPHEMERAL_STORAGE || isHugePageResourceName(name)) {
+      result[name] = Quantity.fromInt(value, 'BinarySI').toString();
+    } else result[name] = Quantity.fromInt(value, 'DecimalSI').toString();
+  }
+  return Object.keys(result).length > 0 ? result : undefined;
+}
+
+/** Kubernetes defaulting (SetDefaults_Pod, mirrored by AddPodTemplateRequest): a limit stands in for a missing request. */
+function containerRequests(container: unknown, path: string): Totals {
+  if (!isObject(container) || !isObject(container.resources)) return new Map();
+  const { requests, limits } = container.resources;
+  const merged: Record<string, unknown> = {};
+  if (isObject(limits)) Object.assign(merged, limits);
+  if (isObject(requests)) {
+    for (const [name, value] of Object.entries(requests)) if (value !== null && value !== undefined) merged[name] = value;
+  }
+  return toTotals(merged, `${path}.resources`);
+}
+
+function podSpecOf(podTemplateSpec: KObject | undefined): Record<string, any> {
+  return isObject(podTemplateSpec) && isObject(podTemplateSpec.spec) ? podTemplateSpec.spec : {};
+}
+
+/** helper.GenerateNodeClaimByPodSpec, as its JSON (omitempty) would read; undefined when Go returns nil. */
+function karmadaNodeClaim(spec: Record<string, any>): NodeClaim | undefined {
+  const nodeSelector = isObject(spec.nodeSelector) ? spec.nodeSelector : undefined;
+  const tolerations = asArray(spec.tolerations);
+  const required = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  const hardNodeAffinity = isObject(required) ? required : undefined;
+  // Go tests `NodeSelector == nil`: an explicit empty map still yields a (JSON-empty) claim.
+  if (nodeSelector === undefined && hardNodeAffinity === undefined && tolerations.length === 0) return undefined;
+  const claim: NodeClaim = {};
+  if (hardNodeAffinity) claim.hardNodeAffinity = structuredClone(hardNodeAffinity) as NodeClaim['hardNodeAffinity'];
+  if (nodeSelector && Object.keys(nodeSelector).length > 0) claim.nodeSelector = structuredClone(nodeSelector);
+  if (tolerations.length > 0) claim.tolerations = structuredClone(tolerations);
+  return claim;
+}
+
+/** Our node claim: the same three sources, empty parts left out, undefined when nothing remains. */
+function nodeClaimOf(spec: Record<string, any>): NodeClaim | undefined {
+  const claim = karmadaNodeClaim(spec);
+  return claim && Object.keys(claim).length > 0 ? claim : undefined;
+}
+
+/**
+ * Exactly Karmada's helper.GenerateReplicaRequirements (ResourceQuotaEstimate gate off, its default):
+ * requests = sum of containers (limits fill missing requests), per resource max against each init
+ * container (native sidecars are treated as ordinary init containers), plus spec.overhead; nodeClaim from
+ * nodeSelector / tolerations / required node affinity. No namespace or priorityClassName.
+ * Undefined when there is neither a node claim nor a positive request.
+ * Throws InterpreterError(400) for an invalid quantity (Karmada fails decoding the template).
+ */
+export function karmadaPodRequirements(podTemplateSpec: KObject | undefined): ReplicaRequirements | undefined {
+  const spec = podSpecOf(podTemplateSpec);
+  const totals: Totals = new Map();
+  asArray(spec.containers).forEach((c, i) => addInto(totals, containerRequests(c, `spec.containers[${i}]`)));
+  asArray(spec.initContainers).forEach((c, i) => maxInto(totals, containerRequests(c, `spec.initContainers[${i}]`)));
+  if (isObject(spec.overhead)) addInto(totals, toTotals(spec.overhead, 'spec.overhead'));
+
+  const nodeClaim = karmadaNodeClaim(spec);
+  const resourceRequest = toResourceList(totals);
+  if (nodeClaim === undefined && resourceRequest === undefined) return undefined;
+  const requirements: ReplicaRequirements = {};
+  if (nodeClaim) requirements.nodeClaim = nodeClaim;
+  if (resourceRequest) requirements.resourceRequest = resourceRequest;
+  return requirements;
+}
+
+/** Pod-level resources Kubernetes honours (IsSupportedPodLevelResource). */
+function isPodLevelResource(name: string): boolean {
+  return name === CPU || name === MEMORY || isHugePageResourceName(name);
+}
+
+/**
+ * Kubernetes' effective pod request (k8s.io/component-helpers/resource PodRequests):
+ * - app containers are summed; a restartable init container (restartPolicy: Always, a native sidecar)
+ *   runs alongside them, so it is added to that sum;
+ * - an ordinary init container runs next to the sidecars started before it: its request plus theirs;
+ * - the pod needs the per-resource max of the steady state and every init step;
+ * - pod-level spec.resources (requests, else limits, per resource) replace the container total;
+ * - spec.overhead is added last.
+ */
+function podEffectiveRequests(spec: Record<string, any>): Totals {
+  const steady: Totals = new Map();
+  asArray(spec.containers).forEach((c, i) => addInto(steady, containerRequests(c, `spec.containers[${i}]`)));
+
+  const sidecars: Totals = new Map();
+  const initPeak: Totals = new Map();
+  asArray(spec.initContainers).forEach((c, i) => {
+    const request = containerRequests(c, `spec.initContainers[${i}]`);
+    if (isObject(c) && c.restartPolicy === 'Always') {
+      addInto(steady, request);
+      addInto(sidecars, request);
+      maxInto(initPeak, sidecars);
+    } else {
+      maxInto(initPeak, addInto(new Map(sidecars), request));
+    }
+  });
+  maxInto(steady, initPeak);
+
+  if (isObject(spec.resources)) {
+    const podLevel = containerRequests({ resources: spec.resources }, 'spec');
+    for (const [name, value] of podLevel) if (isPodLevelResource(name)) steady.set(name, value);
+  }
+  if (isObject(spec.overhead)) addInto(steady, toTotals(spec.overhead, 'spec.overhead'));
+  return steady;
+}
+
+/**
+ * The requirement our TypeScript modules report (kinds.md §1.3/§2.4): Kubernetes' effective request
+ * (see podEffectiveRequests), the node claim (empty parts omitted), priorityClassName when set and
+ * `namespace` when given. Undefined when there is neither a node claim nor a positive request
+ * (a priority class alone is not reported, as in Karmada). Throws InterpreterError(400) on an invalid quantity.
+ */
+export function podTemplateRequirements(
+  podTemplateSpec: KObject | undefined,
+  opts: { namespace?: string } = {},
+): ReplicaRequirements | undefined {
+  const spec = podSpecOf(podTemplateSpec);
+  const nodeClaim = nodeClaimOf(spec);
+  const resourceRequest = toResourceList(podEffectiveRequests(spec));
+  if (nodeClaim === undefined && resourceRequest === undefined) return undefined;
+  const requirements: ReplicaRequirements = {};
+  if (nodeClaim) requirements.nodeClaim = nodeClaim;
+  if (resourceRequest) requirements.resourceRequest = resourceRequest;
+  if (opts.namespace) requirements.namespace = opts.namespace;
+  if (typeof spec.priorityClassName === 'string' && spec.priorityClassName !== '') {
+    requirements.priorityClassName = spec.priorityClassName;
+  }
+  return requirements;
+}
