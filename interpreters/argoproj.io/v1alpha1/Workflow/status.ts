@@ -1,0 +1,42 @@
+// InterpretStatus for Argo Workflow: the summary Karmada copies into Work and ResourceBinding status.
+// It is also the input of AggregateStatus and of state-preservation JSONPaths, so `phase` and `suspended`
+// are always present (a missing key fails a preservation rule).
+import type { KObject } from '../../../../src/interpreter/types.js';
+import { asArray, isObject } from './templates.js';
+
+/** Status fields copied as they are. Never `nodes`, `storedTemplates`, `storedWorkflowTemplateSpec`. */
+export const SUMMARY_FIELDS = ['startedAt', 'finishedAt', 'estimatedDuration', 'progress', 'message', 'conditions', 'resourcesDuration'] as const;
+
+export const NODE_PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted'] as const;
+
+/** Counts of nodes per phase (only phases that occur). Absent when nodes are compressed or offloaded. */
+function nodeSummary(nodes: Record<string, any>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const node of Object.values(nodes)) {
+    const phase = isObject(node) ? node.phase : undefined;
+    if ((NODE_PHASES as readonly string[]).includes(phase)) counts[phase] = (counts[phase] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/**
+ * Global output parameters only: output artifacts name storage locations in the member's artifact
+ * repository, which are large and mean nothing elsewhere.
+ */
+function outputParameters(outputs: unknown): Record<string, any> | undefined {
+  if (!isObject(outputs) || !Array.isArray(outputs.parameters)) return undefined;
+  return { parameters: asArray(outputs.parameters) };
+}
+
+export function reflectStatus(observed: KObject): Record<string, any> {
+  const status: Record<string, any> = isObject(observed.status) ? observed.status : {};
+  const spec: Record<string, any> = isObject(observed.spec) ? observed.spec : {};
+  const reflected: Record<string, any> = { phase: typeof status.phase === 'string' ? status.phase : '' };
+  for (const field of SUMMARY_FIELDS) if (status[field] !== undefined && status[field] !== null) reflected[field] = status[field];
+  const outputs = outputParameters(status.outputs);
+  if (outputs) reflected.outputs = outputs;
+  if (isObject(status.nodes)) reflected.nodeSummary = nodeSummary(status.nodes);
+  reflected.suspended = spec.suspend === true;
+  if (typeof spec.shutdown === 'string' && spec.shutdown !== '') reflected.shutdown = spec.shutdown;
+  return reflected;
+}
