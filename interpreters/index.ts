@@ -4,8 +4,10 @@
 import type { KindInterpreter } from '../src/interpreter/types.js';
 import { cloneSet } from './apps.kruise.io/v1alpha1/CloneSet/index.js';
 import { advancedStatefulSet } from './apps.kruise.io/v1beta1/StatefulSet/index.js';
+import { workflowInterpreter } from './argoproj.io/v1alpha1/Workflow/index.js';
 
 export const builtinInterpreters: KindInterpreter[] = [
   cloneSet,
   advancedStatefulSet,
+  workflowInterpreter,
 ];
