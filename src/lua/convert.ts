@@ -1,0 +1,123 @@
+// JS <-> Lua value conversion with gopher-json semantics (Karmada marshals objects to JSON and
+// decodes them with layeh.com/gopher-json; results are encoded back with gopher-json's Encode).
+import { lua, lauxlib, to_luastring } from './fengari.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
+/** Error raised while encoding a Lua result; the message is the one gopher-json gives. */
+export class LuaEncodeError extends Error {}
+
+/**
+ * Pushes a JSON-shaped value. Numbers become floats (gopher-lua has no integers; fengari's are 32-bit),
+ * null/undefined become nil: object keys with null vanish and null array elements are skipped, so later
+ * elements shift down, as gopher-json's Decode does.
+ */
+export function pushJson(L: unknown, value: unknown): void {
+  if (value === null || value === undefined) {
+    lua.lua_pushnil(L);
+  } else if (typeof value === 'boolean') {
+    lua.lua_pushboolean(L, value);
+  } else if (typeof value === 'number') {
+    lua.lua_pushnumber(L, value);
+  } else if (typeof value === 'string') {
+    lua.lua_pushstring(L, to_luastring(value));
+  } else if (Array.isArray(value)) {
+    lauxlib.luaL_checkstack(L, 3, 'object too deep');
+    lua.lua_createtable(L, value.length, 0);
+    let index = 0;
+    for (const item of value) {
+      if (item === null || item === undefined) continue;
+      pushJson(L, item);
+      lua.lua_rawseti(L, -2, ++index);
+    }
+  } else if (typeof value === 'object') {
+    lauxlib.luaL_checkstack(L, 3, 'object too deep');
+    const entries = Object.entries(value as Record<string, unknown>);
+    lua.lua_createtable(L, 0, entries.length);
+    for (const [key, item] of entries) {
+      if (item === null || item === undefined) continue;
+      lua.lua_pushstring(L, to_luastring(key));
+      pushJson(L, item);
+      lua.lua_rawset(L, -3);
+    }
+  } else {
+    throw new TypeError(`cannot pass a ${typeof value} to Lua`);
+  }
+}
+
+function luaString(L: unknown, index: number): string {
+  return utf8.decode(lua.lua_tolstring(L, index));
+}
+
+/**
+ * gopher-json Encode of the value at `index`, as a JS value: an empty table is `[]`; a table whose keys
+ * are 1..n is an array (any other number key: "cannot encode sparse array"); a table with string keys is
+ * an object; mixed keys are "cannot encode mixed or invalid key types"; NaN/Inf, functions and the same
+ * table reached twice anywhere in the value are errors. Object keys come out sorted, as Go's
+ * json.Marshal of a map writes them.
+ */
+export function encodeLuaValue(L: unknown, index: number): unknown {
+  return encodeAt(L, lua.lua_absindex(L, index), new Set());
+}
+
+function encodeAt(L: unknown, index: number, visited: Set<unknown>): unknown {
+  switch (lua.lua_type(L, index)) {
+    case lua.LUA_TNIL:
+      return null;
+    case lua.LUA_TBOOLEAN:
+      return lua.lua_toboolean(L, index);
+    case lua.LUA_TNUMBER: {
+      const n = lua.lua_tonumber(L, index);
+      if (!Number.isFinite(n)) throw new LuaEncodeError(`json: unsupported value: ${Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf'}`);
+      return n;
+    }
+    case lua.LUA_TSTRING:
+      return luaString(L, index);
+    case lua.LUA_TTABLE:
+      return encodeTable(L, index, visited);
+    default:
+      throw new LuaEncodeError(`cannot encode ${typeName(L, index)} to JSON`);
+  }
+}
+
+function typeName(L: unknown, index: number): string {
+  return utf8.decode(lua.lua_typename(L, lua.lua_type(L, index)));
+}
+
+function encodeTable(L: unknown, index: number, visited: Set<unknown>): unknown {
+  const identity = lua.lua_topointer(L, index);
+  if (visited.has(identity)) throw new LuaEncodeError('cannot encode recursively nested tables to JSON');
+  visited.add(identity);
+  lauxlib.luaL_checkstack(L, 4, 'table too deep');
+
+  const numberEntries: Array<[number, unknown]> = [];
+  const stringEntries: Array<[string, unknown]> = [];
+  let invalidKey = false;
+  lua.lua_pushnil(L);
+  while (lua.lua_next(L, index) !== 0) {
+    const keyType = lua.lua_type(L, -2);
+    if (keyType === lua.LUA_TNUMBER) {
+      numberEntries.push([lua.lua_tonumber(L, -2), encodeAt(L, lua.lua_gettop(L), visited)]);
+    } else if (keyType === lua.LUA_TSTRING) {
+      stringEntries.push([luaString(L, -2), encodeAt(L, lua.lua_gettop(L), visited)]);
+    } else {
+      invalidKey = true;
+    }
+    lua.lua_pop(L, 1);
+  }
+  if (invalidKey || (numberEntries.length > 0 && stringEntries.length > 0)) {
+    throw new LuaEncodeError('cannot encode mixed or invalid key types');
+  }
+  if (stringEntries.length > 0) {
+    stringEntries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const object: Record<string, unknown> = {};
+    for (const [key, value] of stringEntries) object[key] = value;
+    return object;
+  }
+  // gopher-lua iterates the array part (keys 1..n) first, so keys must be exactly 1..n.
+  numberEntries.sort(([a], [b]) => a - b);
+  numberEntries.forEach(([key], i) => {
+    if (key !== i + 1) throw new LuaEncodeError('cannot encode sparse array');
+  });
+  return numberEntries.map(([, value]) => value);
+}

@@ -1,0 +1,78 @@
+// Karmada's convertEmptySliceToEmptyStructPartly (luavm/lua_convert.go). gopher-json encodes every
+// empty Lua table as `[]`; Karmada then looks up each `[]` in the result by its field path without
+// array indices: an empty object at that path in a reference object turns it into `{}`, an empty
+// array keeps it, anything else deletes it. Decisions are taken on the original encoding in one pass,
+// so a parent emptied by deletions stays (as `{}` or `[]`). Paths are compared as key lists, which is
+// what Karmada intends (its dotted strings mis-handle keys containing "." or ":").
+
+type Json = unknown;
+
+function isPlainObject(value: Json): value is Record<string, Json> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function pathKey(path: readonly string[]): string {
+  return JSON.stringify(path);
+}
+
+function collectEmptyFields(value: Json, path: string[], emptyArrays: Set<string>, emptyObjects: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) visitReferenceChild(item, path, emptyArrays, emptyObjects);
+  } else if (isPlainObject(value)) {
+    for (const [key, item] of Object.entries(value)) visitReferenceChild(item, [...path, key], emptyArrays, emptyObjects);
+  }
+}
+
+function visitReferenceChild(item: Json, path: string[], emptyArrays: Set<string>, emptyObjects: Set<string>): void {
+  if (Array.isArray(item) && item.length === 0) emptyArrays.add(pathKey(path));
+  else if (isPlainObject(item) && Object.keys(item).length === 0) emptyObjects.add(pathKey(path));
+  else collectEmptyFields(item, path, emptyArrays, emptyObjects);
+}
+
+/** What an empty table at `path` becomes: `{}`, `[]`, or deleted (undefined). */
+type Decide = (path: string[]) => Json | undefined;
+
+function repairChildren(value: Json, path: string[], decide: Decide): Json {
+  if (Array.isArray(value)) {
+    const out: Json[] = [];
+    for (const item of value) {
+      const repaired = repairChild(item, path, decide);
+      if (repaired !== undefined) out.push(repaired);
+    }
+    return out;
+  }
+  if (isPlainObject(value)) {
+    const out: Record<string, Json> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const repaired = repairChild(item, [...path, key], decide);
+      if (repaired !== undefined) out[key] = repaired;
+    }
+    return out;
+  }
+  return value;
+}
+
+function repairChild(item: Json, path: string[], decide: Decide): Json | undefined {
+  if (Array.isArray(item) && item.length === 0) return decide(path);
+  return repairChildren(item, path, decide);
+}
+
+/**
+ * @param encoded the gopher-json encoding of a Lua result (empty tables are `[]`)
+ * @param targetIsStruct whether Karmada decodes into a struct (objects, requirements, raw status)
+ *   rather than a slice (components, dependencies): a whole-result `[]` then becomes `{}`
+ * @param references the objects whose empty fields tell `{}` from `[]` (Retain: desired and observed;
+ *   ReviseReplica: the input object; everything else: none)
+ */
+export function repairEmptyTables(encoded: Json, targetIsStruct: boolean, references: readonly Json[] = []): Json {
+  if (Array.isArray(encoded) && encoded.length === 0) return targetIsStruct ? {} : [];
+  const emptyArrays = new Set<string>();
+  const emptyObjects = new Set<string>();
+  for (const reference of references) collectEmptyFields(reference, [], emptyArrays, emptyObjects);
+  return repairChildren(encoded, [], (path) => {
+    const key = pathKey(path);
+    if (emptyObjects.has(key)) return {};
+    if (emptyArrays.has(key)) return [];
+    return undefined;
+  });
+}

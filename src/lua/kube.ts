@@ -1,0 +1,109 @@
+// Karmada's `kube` Lua module (luavm/kube.go): quantity arithmetic and pod-template helpers backed by
+// the same exact Kubernetes code the TypeScript modules use (src/k8s).
+import { lua, lauxlib, to_luastring } from './fengari.js';
+import { Quantity } from '../k8s/quantity.js';
+import { karmadaPodDependencies, karmadaPodRequirements } from '../k8s/podtemplate.js';
+import { encodeLuaValue, pushJson } from './convert.js';
+import { repairEmptyTables } from './emptyrepair.js';
+import { luaNumberToString } from './numbers.js';
+
+type CFunction = (L: any) => number;
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
+function raise(L: any, message: string): never {
+  lauxlib.luaL_error(L, to_luastring(message.replace(/%/g, '%%')));
+  throw new Error('unreachable');
+}
+
+function typeName(L: any, index: number): string {
+  return utf8.decode(lua.lua_typename(L, lua.lua_type(L, index)));
+}
+
+function typeError(L: any, arg: number, fn: string, expected: string): never {
+  return raise(L, `bad argument #${arg} to ${fn} (${expected} expected, got ${typeName(L, arg)})`);
+}
+
+/** checkResourceQuantity: nil is zero, a string is resource.MustParse'd, anything else is a type error. */
+function checkQuantity(L: any, arg: number, fn: string): Quantity {
+  switch (lua.lua_type(L, arg)) {
+    case lua.LUA_TNIL:
+    case lua.LUA_TNONE:
+      return Quantity.zero();
+    case lua.LUA_TSTRING: {
+      const text = utf8.decode(lua.lua_tolstring(L, arg));
+      try {
+        return Quantity.parseStrict(text);
+      } catch (err) {
+        return raise(L, `cannot parse '${text}': ${(err as Error).message}`);
+      }
+    }
+    default:
+      return typeError(L, arg, fn, 'string');
+  }
+}
+
+const resourceAdd: CFunction = (L) => {
+  let sum = Quantity.zero();
+  for (let i = 1, n = lua.lua_gettop(L); i <= n; i++) sum = sum.add(checkQuantity(L, i, 'resourceAdd'));
+  lua.lua_pushstring(L, to_luastring(sum.toString()));
+  return 1;
+};
+
+const getResourceQuantity: CFunction = (L) => {
+  if (lua.lua_gettop(L) !== 1) raise(L, 'getResourceQuantity only accepts one argument');
+  const value = checkQuantity(L, 1, 'getResourceQuantity').asApproximateFloat64();
+  if (value < 0) raise(L, `getResourceQuantity does not accept negative quantity ${luaNumberToString(value)}`);
+  if (value === Infinity) raise(L, 'getResourceQuantity does not accept infinite quantity');
+  lua.lua_pushnumber(L, value);
+  return 1;
+};
+
+/** ConvertLuaResultInto(table, &corev1.PodTemplateSpec{}): encoded, empty tables dropped (no references). */
+function podTemplateArgument(L: any, fn: string, target: string): Record<string, unknown> {
+  if (lua.lua_type(L, 1) !== lua.LUA_TTABLE) typeError(L, 1, fn, 'table');
+  let converted: unknown;
+  try {
+    converted = repairEmptyTables(encodeLuaValue(L, 1), true);
+  } catch (err) {
+    raise(L, `fail to convert lua value to ${target}: encode lua result to json failed: ${(err as Error).message}`);
+  }
+  if (Array.isArray(converted)) {
+    raise(L, `fail to convert lua value to ${target}: json unmarshal obj failed: json: cannot unmarshal array into Go value of type v1.PodTemplateSpec`);
+  }
+  return converted as Record<string, unknown>;
+}
+
+const accuratePodRequirements: CFunction = (L) => {
+  if (lua.lua_gettop(L) !== 1) raise(L, 'getPodRequirements only accepts one argument');
+  const template = podTemplateArgument(L, 'accuratePodRequirements', 'PodTemplateSpec');
+  pushJson(L, karmadaPodRequirements(template) ?? null);
+  return 1;
+};
+
+const getPodDependencies: CFunction = (L) => {
+  if (lua.lua_gettop(L) !== 2) raise(L, 'getPodDependencies only accepts two argument');
+  const template = podTemplateArgument(L, 'getPodDependencies', 'corev1.PodTemplateSpec');
+  let namespace: string;
+  switch (lua.lua_type(L, 2)) {
+    case lua.LUA_TNIL: namespace = 'default'; break;
+    case lua.LUA_TSTRING: namespace = utf8.decode(lua.lua_tolstring(L, 2)); break;
+    case lua.LUA_TNUMBER: namespace = luaNumberToString(lua.lua_tonumber(L, 2)); break;
+    default: return typeError(L, 2, 'getPodDependencies', 'string');
+  }
+  const dependencies = karmadaPodDependencies(template, namespace);
+  // Go marshals a nil slice as null, which gopher-json decodes to nil.
+  pushJson(L, dependencies.length === 0 ? null : dependencies);
+  return 1;
+};
+
+const KUBE_FUNCTIONS: Record<string, CFunction> = { resourceAdd, accuratePodRequirements, getPodDependencies, getResourceQuantity };
+
+/** package.preload.kube: returns a fresh module table. */
+export const openKube: CFunction = (L) => {
+  lua.lua_createtable(L, 0, Object.keys(KUBE_FUNCTIONS).length);
+  for (const [name, fn] of Object.entries(KUBE_FUNCTIONS)) {
+    lua.lua_pushcfunction(L, fn);
+    lua.lua_setfield(L, -2, to_luastring(name));
+  }
+  return 1;
+};

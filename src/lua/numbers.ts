@@ -1,0 +1,72 @@
+// Lua 5.1 / gopher-lua number semantics on top of fengari (Lua 5.3, 32-bit integers).
+// gopher-lua has only float64 numbers and prints them with Go's fmt; scripts written for Karmada
+// rely on that (`tostring(3) == "3"`, `"x" .. 1e15 == "x1000000000000000"`, no integer wrap).
+import { lobject, to_luastring, luaS_bless } from './fengari.js';
+
+const TWO_POW_63 = 2 ** 63;
+
+/** gopher-lua isInteger: float64(v) == float64(int64(v)) on amd64 (out-of-range converts to MinInt64). */
+export function isGoInteger(x: number): boolean {
+  return Number.isInteger(x) && x >= -TWO_POW_63 && x < TWO_POW_63;
+}
+
+/** Go int64(float64) conversion as amd64 does it: truncation, MinInt64 for NaN and out-of-range. */
+export function goInt64(x: number): bigint {
+  if (!Number.isFinite(x) || x >= TWO_POW_63 || x < -TWO_POW_63) return -(2n ** 63n);
+  return BigInt(Math.trunc(x));
+}
+
+/** Shortest round-trip decimal digits and decimal exponent of a finite non-zero |x|. */
+function shortestDigits(x: number): { digits: string; exp: number } {
+  const [mantissa, exponent] = Math.abs(x).toExponential().split('e');
+  return { digits: mantissa.replace('.', ''), exp: Number(exponent) };
+}
+
+function goExponent(exp: number): string {
+  const sign = exp < 0 ? '-' : '+';
+  const abs = Math.abs(exp);
+  return `e${sign}${abs < 10 ? '0' : ''}${abs}`;
+}
+
+/** Go fmt %v of a float64 (strconv 'g' with shortest digits): exponent form when exp < -4 || exp >= 6. */
+export function goFloatV(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return '+Inf';
+  if (x === -Infinity) return '-Inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const { digits, exp } = shortestDigits(x);
+  const sign = x < 0 ? '-' : '';
+  if (exp < -4 || exp >= 6) {
+    return `${sign}${digits[0]}${digits.length > 1 ? '.' + digits.slice(1) : ''}${goExponent(exp)}`;
+  }
+  // Here 1e-4 <= |x| < 1e6: JS prints the same shortest digits in fixed notation.
+  return String(x);
+}
+
+/** gopher-lua LNumber.String(): integral values as int64, others with Go %v. */
+export function luaNumberToString(x: number): string {
+  if (isGoInteger(x)) return Object.is(x, -0) ? '0' : BigInt(x).toString();
+  return goFloatV(x);
+}
+
+let patched = false;
+
+/**
+ * Makes fengari behave like gopher-lua for numbers: every numeral (source literals, tonumber,
+ * string coercion) becomes a float, so integer arithmetic never wraps at 32 bits; numbers print
+ * as gopher-lua prints them. Idempotent.
+ */
+export function patchFengariNumbers(): void {
+  if (patched) return;
+  patched = true;
+  const originalStr2num = lobject.luaO_str2num;
+  lobject.luaO_str2num = function str2numAsFloat(s: Uint8Array, o: any): number {
+    const size = originalStr2num(s, o);
+    if (size !== 0 && o.ttisinteger()) o.setfltvalue(o.value);
+    return size;
+  };
+  lobject.luaO_tostring = function tostringLikeGopherLua(L: unknown, obj: any): void {
+    const text = obj.ttisinteger() ? String(obj.value) : luaNumberToString(obj.value);
+    obj.setsvalue(luaS_bless(L, to_luastring(text)));
+  };
+}

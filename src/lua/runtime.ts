@@ -1,0 +1,242 @@
+// Runs Karmada ResourceInterpreterCustomization Lua functions with Karmada's semantics (luavm/lua.go):
+// function names and result counts per operation, result conversion as ConvertLuaResultInto, a
+// per-call deadline, a bounded pool of sandboxed states and a compile-once cache.
+import type {
+  AggregatedStatusItem,
+  Component,
+  DependentObjectReference,
+  KObject,
+  ReplicaRequirements,
+  ReplicaResult,
+} from '../interpreter/types.js';
+import { lua, to_luastring } from './fengari.js';
+import { LuaEncodeError, encodeLuaValue, pushJson } from './convert.js';
+import { repairEmptyTables } from './emptyrepair.js';
+import { LuaScriptError } from './errors.js';
+import { LuaState } from './state.js';
+import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from './typed.js';
+
+export { LuaScriptError } from './errors.js';
+
+export interface LuaCallOptions {
+  timeoutMs?: number;
+  onPrint?: (line: string) => void;
+}
+
+export interface LuaRuntimeOptions {
+  /** Idle states kept for reuse (Karmada: 10). */
+  poolSize?: number;
+  /** Per-call deadline (Karmada: 1 s). */
+  timeoutMs?: number;
+  /** How much a single call may grow the JS heap (plus external memory) before it is stopped. */
+  memoryLimitMb?: number;
+}
+
+const utf8 = new TextDecoder();
+const typeNameAt = (L: any, index: number): string => utf8.decode(lua.lua_typename(L, lua.lua_type(L, index)));
+
+/** Result conversion step 1 + 2 of ConvertLuaResultInto (gopher-json encode, then empty-table repair). */
+function encodeResult(L: any, index: number, targetIsStruct: boolean, references: unknown[], functionName: string): unknown {
+  let encoded: unknown;
+  try {
+    encoded = encodeLuaValue(L, index);
+  } catch (err) {
+    if (err instanceof LuaEncodeError) {
+      throw new LuaScriptError(`encode lua result to json failed: json: error calling MarshalJSON for type json.jsonValue: ${err.message}`, { functionName });
+    }
+    throw err;
+  }
+  return repairEmptyTables(encoded, targetIsStruct, references);
+}
+
+/** Step 3 into *unstructured.Unstructured: a JSON object with a non-empty string `kind`. */
+function asUnstructured(value: unknown, functionName: string): KObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new LuaScriptError('json unmarshal obj failed: json: cannot unmarshal array into Go value of type map[string]interface {}', { functionName });
+  }
+  const kind = (value as KObject).kind;
+  if (typeof kind !== 'string' || kind === '') {
+    throw new LuaScriptError(`json unmarshal obj failed: Object 'Kind' is missing in '${JSON.stringify(value)}'`, { functionName });
+  }
+  return value as KObject;
+}
+
+function typed<T>(value: unknown, schema: Parameters<typeof decodeTyped>[1], functionName: string): T {
+  try {
+    return decodeTyped<T>(value, schema);
+  } catch (err) {
+    if (err instanceof TypedDecodeError) throw new LuaScriptError(`json unmarshal obj failed: ${err.message}`, { functionName });
+    throw err;
+  }
+}
+
+function expectTable(L: any, index: number, what: string, functionName: string): void {
+  if (lua.lua_type(L, index) !== lua.LUA_TTABLE) {
+    throw new LuaScriptError(`expect the returned ${what} type is table but got ${typeNameAt(L, index)}`, { functionName });
+  }
+}
+
+/** Go int32(float64) on amd64: truncation toward zero; NaN and out-of-range give MinInt32. */
+function goInt32(x: number): number {
+  if (!Number.isFinite(x) || x >= 2 ** 31 || x <= -(2 ** 31) - 1) return -(2 ** 31);
+  return Math.trunc(x) | 0;
+}
+
+export class LuaRuntime {
+  private readonly poolSize: number;
+  private readonly timeoutMs: number;
+  private readonly memoryLimitBytes: number;
+  private readonly idle: LuaState[] = [];
+  private inUse = 0;
+  private cacheHits = 0;
+  private cacheMisses = 0;
+  private closed = false;
+
+  constructor(opts: LuaRuntimeOptions = {}) {
+    this.poolSize = opts.poolSize ?? 10;
+    this.timeoutMs = opts.timeoutMs ?? 1000;
+    this.memoryLimitBytes = (opts.memoryLimitMb ?? 256) * 1024 * 1024;
+  }
+
+  /** Like Karmada's admission check (LoadString): throws LuaScriptError when the script does not compile. */
+  compileCheck(script: string): void {
+    const state = this.acquire();
+    try {
+      this.compile(state, script);
+    } finally {
+      this.release(state);
+    }
+  }
+
+  async getReplicas(script: string, obj: KObject, o?: LuaCallOptions): Promise<ReplicaResult> {
+    return this.call(script, 'GetReplicas', [obj], 2, o, (L, first, fn) => {
+      if (lua.lua_type(L, first) !== lua.LUA_TNUMBER) throw new LuaScriptError(`result type ${typeNameAt(L, first)} is not number`, { functionName: fn });
+      const replicas = goInt32(lua.lua_tonumber(L, first));
+      const second = first + 1;
+      if (lua.lua_isnil(L, second)) return { replicas };
+      expectTable(L, second, 'requires', fn);
+      const requirements = typed<ReplicaRequirements>(encodeResult(L, second, true, [], fn), replicaRequirementsSchema, fn);
+      return { replicas, requirements };
+    });
+  }
+
+  async getComponents(script: string, obj: KObject, o?: LuaCallOptions): Promise<Component[]> {
+    return this.call(script, 'GetComponents', [obj], 1, o, (L, first, fn) => {
+      if (lua.lua_isnil(L, first)) return [];
+      expectTable(L, first, 'components', fn);
+      return typed<Component[]>(encodeResult(L, first, false, [], fn), componentsSchema, fn);
+    });
+  }
+
+  async reviseReplica(script: string, obj: KObject, replicas: number, o?: LuaCallOptions): Promise<KObject> {
+    return this.call(script, 'ReviseReplica', [obj, replicas], 1, o, (L, first, fn) => {
+      expectTable(L, first, 'requires', fn);
+      return asUnstructured(encodeResult(L, first, true, [obj], fn), fn);
+    });
+  }
+
+  async retain(script: string, desired: KObject, observed: KObject, o?: LuaCallOptions): Promise<KObject> {
+    return this.call(script, 'Retain', [desired, observed], 1, o, (L, first, fn) => {
+      expectTable(L, first, 'requires', fn);
+      return asUnstructured(encodeResult(L, first, true, [desired, observed], fn), fn);
+    });
+  }
+
+  async aggregateStatus(script: string, obj: KObject, items: AggregatedStatusItem[] | undefined, o?: LuaCallOptions): Promise<KObject> {
+    // Karmada marshals the item slice: a nil slice is JSON null -> Lua nil; an empty one is {}.
+    return this.call(script, 'AggregateStatus', [obj, items ?? null], 1, o, (L, first, fn) => {
+      expectTable(L, first, 'requires', fn);
+      return asUnstructured(encodeResult(L, first, true, [], fn), fn);
+    });
+  }
+
+  async reflectStatus(script: string, observed: KObject, o?: LuaCallOptions): Promise<Record<string, any>> {
+    return this.call(script, 'ReflectStatus', [observed], 1, o, (L, first, fn) => {
+      expectTable(L, first, 'replica', fn);
+      // runtime.RawExtension keeps whatever JSON the script produced.
+      return encodeResult(L, first, true, [], fn) as Record<string, any>;
+    });
+  }
+
+  async interpretHealth(script: string, observed: KObject, o?: LuaCallOptions): Promise<boolean> {
+    return this.call(script, 'InterpretHealth', [observed], 1, o, (L, first, fn) => {
+      if (lua.lua_type(L, first) !== lua.LUA_TBOOLEAN) throw new LuaScriptError(`result type ${typeNameAt(L, first)} is not bool`, { functionName: fn });
+      return lua.lua_toboolean(L, first) as boolean;
+    });
+  }
+
+  async getDependencies(script: string, obj: KObject, o?: LuaCallOptions): Promise<DependentObjectReference[]> {
+    return this.call(script, 'GetDependencies', [obj], 1, o, (L, first, fn) => {
+      expectTable(L, first, 'requires', fn);
+      return typed<DependentObjectReference[]>(encodeResult(L, first, false, [], fn), dependenciesSchema, fn);
+    });
+  }
+
+  stats(): { cacheHits: number; cacheMisses: number; poolSize: number; statesInUse: number } {
+    return { cacheHits: this.cacheHits, cacheMisses: this.cacheMisses, poolSize: this.idle.length, statesInUse: this.inUse };
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const state of this.idle.splice(0)) state.close();
+  }
+
+  private compile(state: LuaState, script: string): number {
+    const { ref, cached } = state.chunk(script);
+    if (cached) this.cacheHits++;
+    else this.cacheMisses++;
+    return ref;
+  }
+
+  private acquire(): LuaState {
+    if (this.closed) throw new Error('LuaRuntime is closed');
+    const state = this.idle.pop() ?? new LuaState();
+    this.inUse++;
+    return state;
+  }
+
+  private release(state: LuaState): void {
+    this.inUse--;
+    state.print = undefined;
+    if (this.closed || state.poisoned || this.idle.length >= this.poolSize) state.close();
+    else this.idle.push(state);
+  }
+
+  private async call<T>(
+    script: string,
+    functionName: string,
+    args: unknown[],
+    resultCount: number,
+    options: LuaCallOptions | undefined,
+    convert: (L: any, firstResult: number, functionName: string) => T,
+  ): Promise<T> {
+    // Yield to the event loop first, so I/O and timers are served between two Lua calls.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const state = this.acquire();
+    try {
+      let chunkRef: number;
+      try {
+        chunkRef = this.compile(state, script);
+      } catch (err) {
+        if (err instanceof LuaScriptError) throw new LuaScriptError(err.luaMessage, { functionName, line: err.line });
+        throw err;
+      }
+      const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
+      state.print = options?.onPrint;
+      let result: T | undefined;
+      state.run(chunkRef, { deadline: performance.now() + timeoutMs, timeoutMs, memoryLimitBytes: this.memoryLimitBytes }, functionName, (L) => {
+        // Stack: 1 = the call's _ENV with the script's definitions.
+        lua.lua_getfield(L, 1, to_luastring(functionName));
+        const type = lua.lua_type(L, 2);
+        if (type === lua.LUA_TNIL) throw new LuaScriptError(`not found function ${functionName}`, { functionName });
+        if (type !== lua.LUA_TFUNCTION) throw new LuaScriptError(`${functionName} is not a function: ${typeNameAt(L, 2)}`, { functionName });
+        for (const arg of args) pushJson(L, arg);
+        lua.lua_call(L, args.length, resultCount);
+        result = convert(L, 2, functionName);
+      });
+      return result as T;
+    } finally {
+      this.release(state);
+    }
+  }
+}

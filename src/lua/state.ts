@@ -1,0 +1,251 @@
+// One sandboxed fengari state: compiled chunks (per state, keyed by script text), a per-call
+// environment, the deadline/memory guard in a count hook, and restoration of anything a script
+// changed in the shared library tables.
+import { getHeapStatistics } from 'node:v8';
+import { lua, lauxlib, to_luastring, observeStringAllocations } from './fengari.js';
+import { openSandbox, luaToJsString, type SandboxHandles } from './sandbox.js';
+import { LuaScriptError } from './errors.js';
+
+/** Instructions between two deadline checks (a check costs ~50 ns; 1000 instructions ~10-20 µs). */
+const HOOK_INSTRUCTIONS = 1000;
+/** Hook calls between two heap checks (a heap check costs ~0.5 µs). */
+const HOOK_CALLS_PER_MEMORY_CHECK = 8;
+/** String bytes a call may create between two heap checks. */
+const STRING_BYTES_PER_MEMORY_CHECK = 8 * 1024 * 1024;
+const CHUNK_NAME = to_luastring('=<string>');
+
+export interface CallLimits {
+  deadline: number; // performance.now() value
+  timeoutMs: number;
+  memoryLimitBytes: number;
+}
+
+export type CallBody = (L: any) => void;
+
+interface TableSnapshot { table: any; entries: Array<[unknown, number, unknown]>; shadowRef: number; ref: number }
+
+function heapInUse(): number {
+  const stats = getHeapStatistics();
+  return stats.used_heap_size + stats.external_memory;
+}
+
+export class LuaState {
+  readonly L: any;
+  private readonly handles: SandboxHandles;
+  private readonly chunks = new Map<string, number>();
+  private readonly snapshots: TableSnapshot[] = [];
+  private limits: CallLimits | undefined;
+  private hookCalls = 0;
+  private stringBytesSinceCheck = 0;
+  private heapBaseline = 0;
+  private failure: 'timeout' | 'memory' | undefined;
+  private nativeError: unknown;
+  private body: CallBody | undefined;
+  print: ((line: string) => void) | undefined;
+  /** A state that hit a limit or an internal error is closed instead of going back to the pool. */
+  poisoned = false;
+
+  constructor() {
+    const L = lauxlib.luaL_newstate();
+    this.L = L;
+    this.handles = openSandbox(L, () => this.print);
+    lua.lua_atnativeerror(L, (Ls: any) => {
+      // A JS exception inside a Lua call (our conversion code, a RangeError...): keep it for the
+      // caller and turn it into a Lua error so the protected call unwinds normally.
+      const error = lua.lua_touserdata(Ls, -1);
+      this.nativeError = error;
+      lua.lua_pushstring(Ls, to_luastring(String((error as Error)?.message ?? error)));
+      return 1;
+    });
+    lua.lua_sethook(L, (Ls: any) => this.onHook(Ls), lua.LUA_MASKCOUNT, HOOK_INSTRUCTIONS);
+    for (const ref of this.handles.protectedRefs) this.snapshots.push(this.snapshot(ref));
+  }
+
+  /** Compiles `script` in this state (once); returns the registry reference of the chunk. */
+  chunk(script: string): { ref: number; cached: boolean } {
+    const existing = this.chunks.get(script);
+    if (existing !== undefined) return { ref: existing, cached: true };
+    const code = to_luastring(script);
+    const status = lauxlib.luaL_loadbuffer(this.L, code, code.length, CHUNK_NAME);
+    if (status !== lua.LUA_OK) {
+      const message = luaToJsString(this.L, -1);
+      lua.lua_settop(this.L, 0);
+      throw LuaScriptError.fromLuaMessage(message);
+    }
+    const ref = lauxlib.luaL_ref(this.L, lua.LUA_REGISTRYINDEX);
+    this.chunks.set(script, ref);
+    return { ref, cached: false };
+  }
+
+  get compiledCount(): number {
+    return this.chunks.size;
+  }
+
+  /**
+   * Runs `body` in protected mode with a fresh global environment for `chunkRef` already installed
+   * (the chunk has run; the environment is at stack index 1). Lua errors become LuaScriptError.
+   */
+  run(chunkRef: number, limits: CallLimits, functionName: string, body: CallBody): void {
+    const L = this.L;
+    this.limits = limits;
+    this.hookCalls = 0;
+    this.stringBytesSinceCheck = 0;
+    this.heapBaseline = heapInUse();
+    this.failure = undefined;
+    this.nativeError = undefined;
+    this.body = body;
+    lua.lua_settop(L, 0);
+    observeStringAllocations((Ls, bytes) => this.onStringAllocation(Ls, bytes));
+    try {
+      lua.lua_pushcfunction(L, this.runProtected);
+      lua.lua_pushinteger(L, chunkRef);
+      const status = lua.lua_pcall(L, 1, 0, 0);
+      if (status !== lua.LUA_OK) {
+        const message = lua.lua_type(L, -1) === lua.LUA_TSTRING || lua.lua_type(L, -1) === lua.LUA_TNUMBER
+          ? luaToJsString(L, -1)
+          : `(error object is a ${new TextDecoder().decode(lua.lua_typename(L, lua.lua_type(L, -1)))} value)`;
+        if (this.failure) this.poisoned = true;
+        if (this.nativeError instanceof LuaScriptError) throw this.nativeError;
+        if (this.nativeError !== undefined) this.poisoned = true;
+        const parsed = LuaScriptError.fromLuaMessage(message);
+        const timeout = this.failure === 'timeout';
+        const luaMessage = timeout ? `script timed out after ${limits.timeoutMs}ms (${parsed.luaMessage})` : parsed.luaMessage;
+        throw new LuaScriptError(luaMessage, { functionName, line: parsed.line, timeout });
+      }
+    } finally {
+      observeStringAllocations(undefined);
+      this.limits = undefined;
+      this.body = undefined;
+      lua.lua_settop(L, 0);
+      if (!this.poisoned) this.restoreProtectedTables();
+    }
+  }
+
+  private readonly runProtected = (L: any): number => {
+    const chunkRef = lua.lua_tointeger(L, 1);
+    lua.lua_settop(L, 0);
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, chunkRef); // 1: chunk
+    lua.lua_createtable(L, 0, 8); // 2: _ENV for this call
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.handles.envMetaRef);
+    lua.lua_setmetatable(L, 2);
+    lua.lua_pushvalue(L, 2);
+    lua.lua_setfield(L, 2, to_luastring('_G'));
+    lua.lua_pushvalue(L, 2);
+    lua.lua_setupvalue(L, 1, 1);
+    lua.lua_pushvalue(L, 1);
+    lua.lua_call(L, 0, 0); // defines the script's functions in the fresh environment
+    lua.lua_remove(L, 1); // 1: _ENV
+    this.body!(L);
+    return 0;
+  };
+
+  private onHook(L: any): void {
+    const limits = this.limits;
+    if (!limits) return;
+    if (performance.now() > limits.deadline) {
+      this.failure = 'timeout';
+      raiseAtCurrentLine(L, 'context deadline exceeded');
+    }
+    if (++this.hookCalls % HOOK_CALLS_PER_MEMORY_CHECK === 0) this.checkMemory(L);
+  }
+
+  private onStringAllocation(L: unknown, bytes: number): void {
+    if (!this.limits) return;
+    this.stringBytesSinceCheck += bytes;
+    if (this.stringBytesSinceCheck >= STRING_BYTES_PER_MEMORY_CHECK) {
+      this.stringBytesSinceCheck = 0;
+      this.checkMemory(L);
+    }
+  }
+
+  private checkMemory(L: unknown): void {
+    const limits = this.limits!;
+    const grown = heapInUse() - this.heapBaseline;
+    if (grown > limits.memoryLimitBytes) {
+      this.failure = 'memory';
+      raiseAtCurrentLine(L, `memory limit exceeded: the script allocated more than ${Math.round(limits.memoryLimitBytes / 1048576)} MiB`);
+    }
+  }
+
+  // --- protecting the shared library tables -------------------------------------------------------
+  // Scripts may assign into string/table/math/os/package/kube or the base table (Karmada allows it and
+  // keeps the change in its pooled state). We compare each table against a snapshot after every call
+  // through fengari's Table internals (a Map of hash -> {key, value}); that costs a few microseconds,
+  // and only a changed table is rebuilt through the public API from a shadow copy.
+
+  private snapshot(ref: number): TableSnapshot {
+    const L = this.L;
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
+    const table = lua.lua_topointer(L, -1);
+    lua.lua_createtable(L, 0, 0);
+    lua.lua_pushnil(L);
+    while (lua.lua_next(L, -3) !== 0) {
+      lua.lua_pushvalue(L, -2);
+      lua.lua_insert(L, -2);
+      lua.lua_rawset(L, -4);
+    }
+    const shadowRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
+    lua.lua_pop(L, 1);
+    const entries: Array<[unknown, number, unknown]> = [];
+    for (const [hash, entry] of (table.strong as Map<unknown, any>)) entries.push([hash, entry.value.type, entry.value.value]);
+    return { table, entries, shadowRef, ref };
+  }
+
+  private isUnchanged(snapshot: TableSnapshot): boolean {
+    const strong = snapshot.table.strong as Map<unknown, any>;
+    if (strong.size !== snapshot.entries.length) return false;
+    for (const [hash, type, value] of snapshot.entries) {
+      const entry = strong.get(hash);
+      if (entry === undefined || entry.value.type !== type || entry.value.value !== value) return false;
+    }
+    return true;
+  }
+
+  private restoreProtectedTables(): void {
+    const L = this.L;
+    for (const snapshot of this.snapshots) {
+      if (this.isUnchanged(snapshot)) continue;
+      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, snapshot.ref);
+      const keys: number[] = [];
+      lua.lua_pushnil(L);
+      while (lua.lua_next(L, -2) !== 0) { // collect keys, then clear
+        lua.lua_pop(L, 1);
+        lua.lua_pushvalue(L, -1);
+        keys.push(lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
+      }
+      for (const keyRef of keys) {
+        lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, keyRef);
+        lua.lua_pushnil(L);
+        lua.lua_rawset(L, -3);
+        lauxlib.luaL_unref(L, lua.LUA_REGISTRYINDEX, keyRef);
+      }
+      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, snapshot.shadowRef);
+      lua.lua_pushnil(L);
+      while (lua.lua_next(L, -2) !== 0) {
+        lua.lua_pushvalue(L, -2);
+        lua.lua_insert(L, -2);
+        lua.lua_rawset(L, -5);
+      }
+      lua.lua_settop(L, 0);
+      // Entries were re-created: take a fresh fingerprint.
+      const entries: Array<[unknown, number, unknown]> = [];
+      for (const [hash, entry] of (snapshot.table.strong as Map<unknown, any>)) entries.push([hash, entry.value.type, entry.value.value]);
+      snapshot.entries = entries;
+    }
+  }
+
+  close(): void {
+    this.chunks.clear();
+  }
+}
+
+
+/** Raises a Lua error positioned at the running Lua line (luaL_error's level 1 is the caller, not the hooked function). */
+function raiseAtCurrentLine(L: any, message: string): never {
+  const ar = new lua.lua_Debug();
+  let where = '';
+  if (lua.lua_getstack(L, 0, ar) && lua.lua_getinfo(L, to_luastring('Sl'), ar) && ar.currentline > 0) where = `<string>:${ar.currentline}: `;
+  lua.lua_pushstring(L, to_luastring(where + message));
+  lua.lua_error(L);
+  throw new Error('unreachable');
+}
