@@ -5,9 +5,11 @@ import type { KindInterpreter } from '../src/interpreter/types.js';
 import { cloneSet } from './apps.kruise.io/v1alpha1/CloneSet/index.js';
 import { advancedStatefulSet } from './apps.kruise.io/v1beta1/StatefulSet/index.js';
 import { workflowInterpreter } from './argoproj.io/v1alpha1/Workflow/index.js';
+import { xlineClusterInterpreter } from './xline.io.datenlord.com/v1alpha1/XlineCluster/index.js';
 
 export const builtinInterpreters: KindInterpreter[] = [
   cloneSet,
   advancedStatefulSet,
   workflowInterpreter,
+  xlineClusterInterpreter,
 ];

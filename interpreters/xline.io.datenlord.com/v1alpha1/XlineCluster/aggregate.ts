@@ -1,0 +1,65 @@
+// AggregateStatus: one status for the resource template from every member cluster's reflected
+// status, naming the clusters that are failing, not applied or silent, plus whether the placement
+// survives losing a cluster. Only values every cluster agrees on are reported as such.
+import type { AggregatedStatusItem, KObject } from '../../../../src/interpreter/types.js';
+import type { Reported, XlineApi } from './profile.js';
+import { placementVerdict } from './quorum.js';
+import { apiOf } from './versions.js';
+import { isCount } from './values.js';
+
+interface Condition {
+  type: string;
+  status: 'True' | 'False';
+  reason: string;
+  message: string;
+}
+
+export const PLACEMENT_CONDITION = 'ClusterLossTolerant';
+
+export function aggregateStatus(obj: KObject, items: AggregatedStatusItem[] | undefined): KObject {
+  if (!items || items.length === 0) return obj;
+  const api = apiOf(obj);
+  const sorted = [...items].sort((a, b) => (a.clusterName < b.clusterName ? -1 : a.clusterName > b.clusterName ? 1 : 0));
+  const reported: Reported[] = [];
+  const problems: string[] = [];
+  const details: string[] = [];
+  const degraded: string[] = [];
+  for (const item of sorted) {
+    const cluster = item.clusterName;
+    if (item.applied !== true) {
+      problems.push(`${cluster} not applied`);
+      details.push(`${cluster}: not applied${item.appliedMessage ? `: ${item.appliedMessage}` : ''}`);
+      continue;
+    }
+    if (!item.status || typeof item.status !== 'object') {
+      problems.push(`${cluster} has not reported a status`);
+      details.push(`${cluster}: no status reported yet`);
+      continue;
+    }
+    reported.push({ cluster, status: item.status });
+    const verdict = api.verdict(item.status);
+    if (!verdict.healthy) {
+      problems.push(`${cluster} ${verdict.problem}`);
+      details.push(`${cluster}: ${verdict.detail || verdict.problem}`);
+    } else if (verdict.degraded) degraded.push(`${cluster} degraded: ${verdict.degraded}`);
+  }
+
+  const status: Record<string, unknown> = api.aggregate(reported, { everyClusterReported: reported.length === sorted.length, details });
+  const conditions: Condition[] = [healthCondition(api, problems, degraded, api.summary(reported), sorted.length)];
+  const placed = reported.filter((r) => isCount(r.status[api.sizeField]) && r.status[api.sizeField] > 0);
+  if (placed.length > 0) {
+    const verdict = placementVerdict(placed.map((r) => ({ cluster: r.cluster, members: r.status[api.sizeField] })), obj.spec?.[api.sizeField]);
+    conditions.push({ type: PLACEMENT_CONDITION, status: verdict.survivesClusterLoss ? 'True' : 'False', reason: verdict.reason, message: verdict.message });
+  }
+  status.conditions = conditions;
+  obj.status = status;
+  return obj;
+}
+
+function healthCondition(api: XlineApi, problems: string[], degraded: string[], summary: string | undefined, clusters: number): Condition {
+  const ok = problems.length === 0;
+  const head = summary ?? (ok ? `${clusters}/${clusters} member clusters reconciled` : undefined);
+  const message = [head, ...problems, ...degraded].filter(Boolean).join('; ');
+  const { type, trueReason, falseReason } = api.healthCondition;
+  return { type, status: ok ? 'True' : 'False', reason: ok ? trueReason : falseReason, message };
+}
