@@ -20,7 +20,7 @@ export function readLimitedBody(stream: IncomingMessage, limit: number): Promise
       if (truncated) return;
       if (size > limit) {
         truncated = true;
-        const kept = Buffer.concat(chunks);
+        const kept = Buffer.concat([...chunks, chunk]);
         chunks.length = 0;
         chunks.push(kept.subarray(0, KEEP_WHEN_TRUNCATED));
         return;

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { Readiness } from '../../src/server/readiness.js';
+import { testApp } from '../support/app.js';
+import { karmadaRequest, workloadObject } from '../support/workload-module.js';
+
+describe('probes and metrics', () => {
+  it('/healthz is up; /readyz follows the readiness checks with details', async () => {
+    const readiness = new Readiness();
+    readiness.set('tls', false, 'not serving yet');
+    const app = testApp({ readiness });
+    expect((await app.inject('/healthz')).statusCode).toBe(200);
+    const notReady = await app.inject('/readyz');
+    expect(notReady.statusCode).toBe(503);
+    expect(notReady.json().checks.tls).toEqual({ ok: false, detail: 'not serving yet' });
+    readiness.set('tls', true);
+    expect((await app.inject('/readyz')).statusCode).toBe(200);
+  });
+
+  it('/metrics counts requests by kind, operation and code, with bounded labels', async () => {
+    const app = testApp();
+    const send = (payload: unknown) => app.inject({ method: 'POST', url: '/interpret', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    await send(karmadaRequest('InterpretReplica', workloadObject()));
+    await send(karmadaRequest('InterpretComponent', workloadObject()));
+    await send(karmadaRequest('InterpretReplica', { ...workloadObject(), apiVersion: 'random.io/v1', kind: 'Random123' }));
+    const text = (await app.inject('/metrics')).body;
+    expect(text).toMatch(/karmada_interpreter_requests_total\{kind="workload.example.io\/v1alpha1\/Workload",operation="InterpretReplica",code="200"\} 1/);
+    expect(text).toMatch(/karmada_interpreter_requests_total\{kind="workload.example.io\/v1alpha1\/Workload",operation="InterpretComponent",code="501"\} 1/);
+    expect(text).toMatch(/karmada_interpreter_requests_total\{kind="other",operation="InterpretReplica",code="404"\} 1/);
+    expect(text).not.toMatch(/Random123/);
+    expect(text).toMatch(/karmada_interpreter_request_duration_seconds_bucket/);
+    expect(text).toMatch(/karmada_interpreter_requests_in_flight 0/);
+    expect(text).toMatch(/process_resident_memory_bytes/);
+  });
+});
