@@ -6,5 +6,6 @@ export default defineConfig({
     testTimeout: 20000,
     hookTimeout: 20000,
     pool: 'forks',
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
