@@ -44,11 +44,7 @@ export async function run(args: string[], deps: CheckDeps = {}): Promise<number>
     return 2;
   }
 
-  let runtime = deps.runtime;
-  if (!runtime) {
-    const { LuaRuntime } = await import('../lua/runtime.js');
-    runtime = new LuaRuntime({ poolSize: 1 });
-  }
+  const runtime = deps.runtime ?? (await defaultRuntime());
   try {
     const { output, ok } = checkCustomizationFiles(parsed.positionals, runtime);
     stdout(output);
@@ -56,4 +52,9 @@ export async function run(args: string[], deps: CheckDeps = {}): Promise<number>
   } finally {
     if (!deps.runtime) runtime.close?.();
   }
+}
+
+async function defaultRuntime(): Promise<Pick<CustomizationRuntime, 'compileCheck'> & { close?(): void }> {
+  const { LuaRuntime } = await import('../lua/runtime.js');
+  return new LuaRuntime({ poolSize: 1 });
 }
