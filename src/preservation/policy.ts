@@ -1,0 +1,98 @@
+// Where state-preservation rules come from: a PropagationPolicy or ClusterPropagationPolicy
+// (policy.karmada.io/v1alpha1, pkg/apis/policy/v1alpha1/propagation_types.go), a bare list of rules,
+// or `{rules: [...]}`.
+
+import type { StatePreservationRule } from '../interpreter/types.js';
+
+export class PreservationInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PreservationInputError';
+  }
+}
+
+const POLICY_API_VERSION = 'policy.karmada.io/v1alpha1';
+const POLICY_KINDS = new Set(['PropagationPolicy', 'ClusterPropagationPolicy']);
+/** FailoverBehavior's two members that carry `statePreservation.rules`. */
+const FAILOVER_SOURCES = ['application', 'cluster'] as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Checks the StatePreservationRule shape (both fields are required strings in the CRD). */
+export function validateRules(value: unknown, where: string): StatePreservationRule[] {
+  if (!Array.isArray(value)) throw new PreservationInputError(`${where}: expected a list of rules`);
+  const problems: string[] = [];
+  const rules: StatePreservationRule[] = [];
+  value.forEach((rule, index) => {
+    const at = `${where}[${index}]`;
+    if (!isRecord(rule)) {
+      problems.push(`${at}: expected an object with aliasLabelName and jsonPath`);
+      return;
+    }
+    for (const key of ['aliasLabelName', 'jsonPath'] as const) {
+      if (typeof rule[key] !== 'string') problems.push(`${at}.${key}: required, must be a string`);
+    }
+    if (typeof rule.aliasLabelName === 'string' && typeof rule.jsonPath === 'string') {
+      rules.push({ aliasLabelName: rule.aliasLabelName, jsonPath: rule.jsonPath });
+    }
+  });
+  if (problems.length > 0) throw new PreservationInputError(problems.join('; '));
+  return rules;
+}
+
+function rulesOfPolicy(policy: Record<string, unknown>): StatePreservationRule[] {
+  const name = isRecord(policy.metadata) && typeof policy.metadata.name === 'string' ? policy.metadata.name : '(unnamed)';
+  if (policy.apiVersion !== POLICY_API_VERSION) {
+    throw new PreservationInputError(`${policy.kind} ${name}: apiVersion must be ${POLICY_API_VERSION}, got ${String(policy.apiVersion)}`);
+  }
+  const failover = isRecord(policy.spec) && isRecord(policy.spec.failover) ? policy.spec.failover : undefined;
+  const rules: StatePreservationRule[] = [];
+  let found = false;
+  for (const source of FAILOVER_SOURCES) {
+    const behavior = failover?.[source];
+    if (!isRecord(behavior) || behavior.statePreservation === undefined || behavior.statePreservation === null) continue;
+    const where = `spec.failover.${source}.statePreservation.rules`;
+    if (!isRecord(behavior.statePreservation)) throw new PreservationInputError(`${policy.kind} ${name}: spec.failover.${source}.statePreservation must be an object`);
+    found = true;
+    rules.push(...validateRules(behavior.statePreservation.rules, `${policy.kind} ${name}: ${where}`));
+  }
+  if (!found) {
+    throw new PreservationInputError(
+      `${policy.kind} ${name} has no state preservation rules (spec.failover.application.statePreservation.rules or spec.failover.cluster.statePreservation.rules)`,
+    );
+  }
+  return rules;
+}
+
+/**
+ * Rules from a PropagationPolicy / ClusterPropagationPolicy (application rules, then cluster rules,
+ * exact duplicates dropped), a List of policies, a bare list of rules, or `{rules: [...]}`.
+ */
+export function rulesFromPolicy(doc: unknown): StatePreservationRule[] {
+  let rules: StatePreservationRule[];
+  if (Array.isArray(doc)) {
+    rules = validateRules(doc, 'rules');
+  } else if (isRecord(doc) && typeof doc.kind === 'string' && POLICY_KINDS.has(doc.kind)) {
+    rules = rulesOfPolicy(doc);
+  } else if (isRecord(doc) && Array.isArray(doc.items) && typeof doc.kind === 'string' && doc.kind.endsWith('List')) {
+    const policies = doc.items.filter((item) => isRecord(item) && typeof item.kind === 'string' && POLICY_KINDS.has(item.kind));
+    if (policies.length === 0) throw new PreservationInputError(`${doc.kind} holds no PropagationPolicy or ClusterPropagationPolicy`);
+    rules = policies.flatMap((policy) => rulesOfPolicy(policy as Record<string, unknown>));
+  } else if (isRecord(doc) && doc.kind === undefined && 'rules' in doc) {
+    rules = validateRules(doc.rules, 'rules');
+  } else {
+    const got = isRecord(doc) ? (typeof doc.kind === 'string' ? `kind ${doc.kind}` : 'an object without kind or rules') : typeof doc;
+    throw new PreservationInputError(
+      `expected a PropagationPolicy or ClusterPropagationPolicy (${POLICY_API_VERSION}), a list of rules, or {"rules": [...]}; got ${got}`,
+    );
+  }
+  const seen = new Set<string>();
+  return rules.filter((rule) => {
+    const key = JSON.stringify([rule.aliasLabelName, rule.jsonPath]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
