@@ -75,7 +75,7 @@ export function parseOptions(specs: OptionSpec[], args: string[], env: NodeJS.Pr
   }
   const values: Record<string, string | string[] | undefined> = {};
   for (const spec of specs) {
-    const fromFlag = parsed.values[spec.flag] as string | string[] | undefined;
+    const fromFlag = (parsed.values as Record<string, string | string[] | undefined>)[spec.flag];
     const fromEnv = env[spec.env];
     if (fromFlag !== undefined) values[spec.flag] = fromFlag;
     else if (fromEnv !== undefined && fromEnv !== '') {

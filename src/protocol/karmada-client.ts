@@ -11,17 +11,18 @@ import { CONTEXT_API_VERSION, CONTEXT_KIND, type InterpreterContext, type Interp
 
 export function karmadaRequest(input: InterpretInput, uid: string = randomUUID()): InterpreterContext {
   const [group, version] = input.apiVersion.includes('/') ? input.apiVersion.split('/') : ['', input.apiVersion];
+  // Field order as Go encodes ResourceInterpreterRequest.
   const request: InterpreterRequest = {
     uid,
     kind: { group: group!, version: version!, kind: input.kind },
     name: input.object.metadata?.name ?? '',
+    ...(input.object.metadata?.namespace ? { namespace: input.object.metadata.namespace } : {}),
     operation: input.operation,
     object: input.object,
+    ...(input.operation === 'Retain' && input.observedObject ? { observedObject: input.observedObject } : {}),
     // Karmada always sets the pointer: 0 unless ReviseReplica.
     replicas: input.operation === 'ReviseReplica' ? (input.replicas ?? 0) : 0,
   };
-  if (input.object.metadata?.namespace) request.namespace = input.object.metadata.namespace;
-  if (input.operation === 'Retain' && input.observedObject) request.observedObject = input.observedObject;
   // []AggregatedStatusItem has omitempty: an empty list is not sent at all.
   if (input.operation === 'AggregateStatus' && input.aggregatedStatus && input.aggregatedStatus.length > 0) {
     request.aggregatedStatus = input.aggregatedStatus;
