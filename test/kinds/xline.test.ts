@@ -1,0 +1,147 @@
+// XlineCluster rules that Karmada's testdata format cannot express (errors, boundaries, preservation,
+// registration); the testdata under interpreters/*/v1alpha1/XlineCluster/testdata covers the rest.
+import { describe, expect, it } from 'vitest';
+import { builtinInterpreters } from '../../interpreters/index.js';
+import { xlineClusterInterpreter as xline } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/index.js';
+import { placementVerdict } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/quorum.js';
+import { XLINE_APIS } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/versions.js';
+import { interpret } from '../../src/interpreter/dispatch.js';
+import { Registry } from '../../src/interpreter/registry.js';
+import { InterpreterError, type KObject } from '../../src/interpreter/types.js';
+import { evaluatePreservation } from '../../src/preservation/index.js';
+
+const GO = 'xline.io.datenlord.com/v1alpha1';
+const RUST = 'xlineoperator.xline.cloud/v1alpha1';
+
+const goCluster = (replicas: number, status?: KObject): KObject => ({
+  apiVersion: GO,
+  kind: 'XlineCluster',
+  metadata: { name: 'meta', namespace: 'xline', generation: 1 },
+  spec: { image: 'ghcr.io/xline-kv/xline:v0.6.1', replicas },
+  ...(status ? { status } : {}),
+});
+const rustCluster = (size: number, status?: KObject): KObject => ({
+  apiVersion: RUST,
+  kind: 'XlineCluster',
+  metadata: { name: 'my-xline', namespace: 'xline', generation: 1 },
+  spec: { size, container: { name: 'xline', image: 'datenlord/xline:v0.6.1' } },
+  ...(status ? { status } : {}),
+});
+
+function thrown(fn: () => unknown): InterpreterError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof InterpreterError) return error;
+    throw error;
+  }
+  throw new Error('expected an InterpreterError');
+}
+
+describe('registration', () => {
+  it('serves both operator APIs from the one built-in module', async () => {
+    expect(builtinInterpreters).toContain(xline);
+    const registry = new Registry({ 'builtin-ts': builtinInterpreters });
+    for (const apiVersion of [GO, RUST]) expect(registry.serves(apiVersion, 'XlineCluster')).toBe(true);
+  });
+});
+
+describe('ReviseReplica never divides the group', () => {
+  it('refuses a Divided share for the Rust operator and names the policy change', () => {
+    const error = thrown(() => xline.reviseReplica!(rustCluster(5), 2));
+    expect(error.code).toBe(400);
+    expect(error.message).toContain('spec.size 2');
+    expect(error.message).toContain('replicaSchedulingType: Duplicated');
+    expect(error.message).toContain('2 < 3 is rejected by the member CRD');
+  });
+
+  it('also refuses a share of 3 or more: it would still be a separate group with separate data', () => {
+    const error = thrown(() => xline.reviseReplica!(rustCluster(9), 3));
+    expect(error.message).toContain('separate group');
+    expect(error.message).not.toContain('rejected by the member CRD');
+  });
+
+  it('refuses a template with fewer than 3 members for both APIs, naming the field to fix', () => {
+    expect(thrown(() => xline.reviseReplica!(goCluster(2), 2)).message).toContain('set spec.replicas >= 3 in the resource template');
+    expect(thrown(() => xline.reviseReplica!(rustCluster(1), 1)).message).toContain('set spec.size >= 3 in the resource template');
+  });
+
+  it('keeps the Go operator group whole whatever share Karmada computed', () => {
+    for (const share of [0, 1, 2, 4]) expect((xline.reviseReplica!(goCluster(3), share) as KObject).spec.replicas).toBe(3);
+  });
+
+  it('reaches Karmada as a 400 failure through dispatch', async () => {
+    const registry = new Registry({ 'builtin-ts': builtinInterpreters });
+    const outcome = await interpret(registry, { apiVersion: RUST, kind: 'XlineCluster', operation: 'ReviseReplica', object: rustCluster(3), replicas: 1 });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.code).toBe(400);
+      expect(outcome.message).toMatch(/Duplicated/);
+    }
+  });
+});
+
+describe('InterpretReplica', () => {
+  it('rejects a Rust template without an integer size', () => {
+    const obj = rustCluster(3);
+    delete obj.spec.size;
+    expect(thrown(() => xline.getReplicas!(obj)).code).toBe(400);
+  });
+
+  it('refuses an apiVersion it does not know instead of guessing', () => {
+    expect(thrown(() => xline.getReplicas!({ ...rustCluster(3), apiVersion: 'xlineoperator.datenlord.io/v1' })).message).toContain('is not one of');
+  });
+});
+
+describe('Rust operator health is quorum-aware', () => {
+  // quorum = n/2 + 1 (kinds.md §5.3): 3 → 2, 5 → 3, 7 → 4
+  const cases: Array<[size: number, quorum: number]> = [[3, 2], [5, 3], [7, 4], [4, 3]];
+  for (const [size, quorum] of cases) {
+    it(`size ${size}: healthy from ${quorum} available members, unhealthy at ${quorum - 1}`, () => {
+      expect(xline.interpretHealth!(rustCluster(size, { available: quorum }))).toBe(true);
+      expect(xline.interpretHealth!(rustCluster(size, { available: size }))).toBe(true);
+      expect(xline.interpretHealth!(rustCluster(size, { available: quorum - 1 }))).toBe(false);
+    });
+  }
+});
+
+describe('placement survival', () => {
+  it('lets one 5-member group spread 2/2/1 lose any cluster but not 3/2', () => {
+    expect(placementVerdict([{ cluster: 'a', members: 2 }, { cluster: 'b', members: 2 }, { cluster: 'c', members: 1 }], 5).survivesClusterLoss).toBe(true);
+    const twoClusters = placementVerdict([{ cluster: 'a', members: 3 }, { cluster: 'b', members: 2 }], 5);
+    expect(twoClusters.survivesClusterLoss).toBe(false);
+    expect(twoClusters.message).toContain('a (3)');
+    expect(twoClusters.message).not.toContain('b (2)');
+  });
+
+  it('never calls a group confined to one cluster survivable', () => {
+    expect(placementVerdict([{ cluster: 'a', members: 3 }], 3)).toMatchObject({ survivesClusterLoss: false, reason: 'GroupPerCluster' });
+  });
+});
+
+describe('recommended state preservation', () => {
+  const statuses: Record<string, KObject[]> = {
+    [GO]: [
+      goCluster(3),
+      goCluster(3, { stage: 'Xline/Statefulset', stageStatus: 'failed', image: 'ghcr.io/xline-kv/xline:v0.6.1' }),
+      goCluster(3, { stage: 'complete', stageStatus: 'succeeded', lastApplySpecHash: '73e8b484f8252503fabf69bad7d2ea2d' }),
+    ],
+    [RUST]: [rustCluster(3), rustCluster(5, { available: 4, members: { 'my-xline-nodes-0': '10.0.0.1' } })],
+  };
+  const rulesFor = (apiVersion: string) => XLINE_APIS.find((api) => api.apiVersion === apiVersion)!.preservation;
+
+  for (const apiVersion of [GO, RUST]) {
+    it(`yields valid label values for ${apiVersion}, even before the operator reports`, () => {
+      expect(rulesFor(apiVersion).length).toBeGreaterThan(0);
+      for (const observed of statuses[apiVersion]!) {
+        const result = evaluatePreservation(rulesFor(apiVersion), xline.reflectStatus!(observed), { clusterName: 'member1' });
+        expect(result.errors).toEqual([]);
+        expect(result.warnings).toEqual([]);
+      }
+    });
+  }
+
+  it('publishes exactly the per-version rules on the module', () => {
+    expect(xline.preservation).toEqual([...rulesFor(GO), ...rulesFor(RUST)]);
+  });
+});
