@@ -5,6 +5,7 @@ import { lua, lauxlib, lualib, to_luastring } from './fengari.js';
 import { goSprintf, type FormatArg } from './goformat.js';
 import { luaNumberToString, patchFengariNumbers } from './numbers.js';
 import { openKube } from './kube.js';
+import { OS_FUNCTIONS } from './oslib.js';
 
 patchFengariNumbers();
 
@@ -178,7 +179,6 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
   lauxlib.luaL_requiref(L, to_luastring('table'), lualib.luaopen_table, 1);
   lauxlib.luaL_requiref(L, to_luastring('string'), lualib.luaopen_string, 1);
   lauxlib.luaL_requiref(L, to_luastring('math'), lualib.luaopen_math, 1);
-  lauxlib.luaL_requiref(L, to_luastring('os'), lualib.luaopen_os, 1);
   lua.lua_settop(L, 0);
   lua.lua_pushglobaltable(L); // 1: fengari's globals
   const fengariGlobals = 1;
@@ -192,6 +192,11 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
     for (let i = 1, top = lua.lua_gettop(Ls); i <= top; i++) parts.push(luaValueToString(Ls, i));
     onPrint()?.(parts.join('\t'));
     return 0;
+  });
+  setFunction(L, 'tostring', (Ls) => {
+    lauxlib.luaL_checkany(Ls, 1);
+    lua.lua_pushstring(Ls, to_luastring(luaValueToString(Ls, 1)));
+    return 1;
   });
   setFunction(L, '_printregs', () => 0);
   lua.lua_pushstring(L, to_luastring('Lua 5.1'));
@@ -252,13 +257,9 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
   lua.lua_pop(L, 1);
 
   // os: only time and date
-  lua.lua_getfield(L, fengariGlobals, to_luastring('os'));
-  const fengariOs = lua.lua_gettop(L);
   lua.lua_createtable(L, 0, 2);
-  copyField(L, fengariOs, 'time');
-  copyField(L, fengariOs, 'date');
+  for (const [name, fn] of Object.entries(OS_FUNCTIONS)) setFunction(L, name, fn);
   lua.lua_setfield(L, base, to_luastring('os'));
-  lua.lua_pop(L, 1);
 
   // package: preload only (loadlib_safe.go), and require() that consults nothing else.
   lua.lua_createtable(L, 0, 4);

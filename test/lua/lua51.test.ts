@@ -1,0 +1,92 @@
+// Lua 5.1 / gopher-lua behaviour where fengari (Lua 5.3) differs (spec §5.6, ecosystem §4.4).
+import { afterAll, describe, expect, it } from 'vitest';
+import { LuaRuntime } from '../../src/lua/runtime.js';
+import { reflectScript, workload } from './helpers.js';
+
+const rt = new LuaRuntime();
+afterAll(() => rt.close());
+const reflect = (body: string) => rt.reflectStatus(reflectScript(body), workload());
+
+describe('number to string', () => {
+  it.each([
+    ['3', '3'],
+    ['6 / 2', '3'],
+    ['2.5', '2.5'],
+    ['1e15', '1000000000000000'],
+    ['2^53', '9007199254740992'],
+    ['0.1 + 0.2', '0.30000000000000004'],
+    ['123456.5', '123456.5'],
+    ['1234567.5', '1.2345675e+06'],
+    ['0.0001', '0.0001'],
+    ['0.00001', '1e-05'],
+    ['1e20', '1e+20'],
+    ['1e19', '1e+19'],
+    ['2^62', '4611686018427387904'],
+    ['2^63', '9.223372036854776e+18'],
+    ['-2^63', '-9223372036854775808'],
+    ['math.huge', '1.7976931348623157e+308'],
+    ['-0.0', '0'],
+    ['1/0', '+Inf'],
+    ['-1/0', '-Inf'],
+  ])('tostring(%s) == %s, and concatenation agrees', async (expr, expected) => {
+    const out = await reflect(`return { s = tostring(${expr}), c = "" .. (${expr}) }`);
+    expect(out).toEqual({ s: expected, c: expected });
+  });
+});
+
+describe('arithmetic', () => {
+  it('never wraps at 32 bits (all numerals are floats)', async () => {
+    expect(await reflect(`return { a = 2147483647 + 1, b = 1073741824 * 4, c = tonumber("4294967296") * 2, d = 7 / 2, e = 7 % 0 ~= 7 % 0 }`)).toEqual({
+      a: 2147483648, b: 4294967296, c: 8589934592, d: 3.5, e: true,
+    });
+  });
+
+  it('math.floor/ceil return floats usable beyond 32 bits', async () => {
+    expect(await reflect(`return { a = math.floor(3e9 + 0.5) * 2, b = math.ceil(2.1) }`)).toEqual({ a: 6000000000, b: 3 });
+  });
+});
+
+describe('5.1 globals', () => {
+  it('has unpack, math.pow, math.mod, table.getn, table.maxn, math.huge as max float64', async () => {
+    expect(await reflect(`local a, b = unpack({1, 2}); local t = {1, 2, 3}; t[10] = 1
+      return { a = a, b = b, pow = math.pow(2, 10), mod = math.mod(7, 3), negmod = math.mod(-7, 3), getn = table.getn({1, 2, 3}), maxn = table.maxn(t),
+        huge = math.huge == 1.7976931348623157e308, finite = math.huge < 1/0, atan2 = math.atan2(1, 1) * 4 == math.pi, log10 = math.log10(1000), ldexp = math.ldexp(0.5, 4) }`)).toEqual({
+      a: 1, b: 2, pow: 1024, mod: 1, negmod: -1, getn: 3, maxn: 10, huge: true, finite: true, atan2: true, log10: 3, ldexp: 8,
+    });
+  });
+
+  it('math.frexp matches C', async () => {
+    expect(await reflect(`local m, e = math.frexp(8); local m2, e2 = math.frexp(-3); return { m = m, e = e, m2 = m2, e2 = e2 }`)).toEqual({ m: 0.5, e: 4, m2: -0.75, e2: 2 });
+  });
+});
+
+describe('string.format as Go fmt.Sprintf over Lua values', () => {
+  it.each([
+    ['"%d", 2.5', '2'],
+    ['"%d", -2.7', '-2'],
+    ['"%d", 3', '3'],
+    ['"%5d|%-5d|%05d", 42, 42, 42', '   42|42   |00042'],
+    ['"%s", 3', '3'],
+    ['"%s", 2.5', '2.5'],
+    ['"%s", 1e15', '1000000000000000'],
+    ['"%v %v", 3, 2.5', '3 2.5'],
+    ['"%f", 1.5', '1.500000'],
+    ['"%.2f", 3', '3.00'],
+    ['"%5.1f%%", 99.44', ' 99.4%'],
+    ['"%x %X %o", 255, 255, 8', 'ff FF 10'],
+    ['"%e", 123456', '1.234560e+05'],
+    ['"%g", 1e6', '1e+06'],
+    ['"%g", 0.5', '0.5'],
+    ['"%q", "a\\"b"', '"a\\"b"'],
+    ['"%s-%s", "a"', 'a-%!s(MISSING)'],
+    ['"%s", "a", "extra"', 'a'],
+    ['"%s %s", true, nil', 'true nil'],
+    ['"%d", "abc"', '0'],
+    ['"%d", "12"', '12'],
+    ['"%i", 7.9', '7'],
+    ['"%c", 65', 'A'],
+    ['"%+d", 5', '+5'],
+  ])('string.format(%s) == %j', async (args, expected) => {
+    expect(await reflect(`return { s = string.format(${args}) }`)).toEqual({ s: expected });
+  });
+});
