@@ -30,9 +30,9 @@ const modules = [
 ] as const;
 
 describe.each(modules)('$name: missing and mistyped fields', ({ m, make }) => {
-  it('InterpretReplica defaults replicas to 1 without spec, and refuses a non-integer with 400', () => {
-    expect(m.getReplicas!(make())).toEqual({ replicas: 1 });
-    expect(m.getReplicas!(make({ replicas: null })).replicas).toBe(1);
+  it('InterpretReplica defaults replicas to 1 without spec, and refuses a non-integer with 400', async () => {
+    expect(await m.getReplicas!(make())).toEqual({ replicas: 1 });
+    expect((await m.getReplicas!(make({ replicas: null }))).replicas).toBe(1);
     for (const bad of ['3', 2.5, -1]) {
       const call = () => m.getReplicas!(make({ replicas: bad }));
       expect(call).toThrow(InterpreterError);
