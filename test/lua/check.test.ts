@@ -132,4 +132,13 @@ describe('check command', () => {
     expect(await run(['--help'], deps)).toBe(0);
     expect(out.join('')).toContain('Usage: karmada-interpreter check PATH...');
   });
+
+  it('compiles with the real Lua runtime by default: the shipped examples pass', async () => {
+    const out: string[] = [];
+    const examples = ['interpreters/argoproj.io/v1alpha1/Rollout', 'interpreters/keda.sh/v1alpha1/ScaledObject'];
+    expect(await run(examples, { stdout: (t) => out.push(t) })).toBe(0);
+    expect(out.join('')).toContain('SOURCE: example-argo-rollout');
+    expect(out.join('')).toContain('SOURCE: example-keda-scaledobject');
+    expect(out.join('')).not.toContain('ERROR');
+  });
 });

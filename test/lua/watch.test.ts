@@ -1,4 +1,4 @@
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -89,6 +89,18 @@ describe('watchCustomizations', () => {
     await new Promise((r) => setTimeout(r, 400));
     expect(reloads).toHaveLength(1);
     expect(runtime.compiled.filter((s) => s === 'healthy-v2')).toHaveLength(1);
+  });
+
+  it('sees changes in nested folders through the recursive file watch alone', async () => {
+    const nested = join(dir, 'team-a', 'widgets');
+    mkdirSync(nested, { recursive: true });
+    writeFileSync(join(nested, 'w.yaml'), healthRic('healthy-v1'));
+    const runtime = new FakeRuntime({ 'healthy-v1': true, 'healthy-v2': false });
+    const reloads: LoadResult[] = [];
+    handle = watchCustomizations([dir], (r) => reloads.push(r), { runtime, debounceMs: 20, pollMs: 0 });
+    writeFileSync(join(nested, 'w.yaml'), healthRic('healthy-v2'));
+    const result = await nextReload(reloads);
+    expect(await result.interpreters[0].interpretHealth!(widget)).toBe(false);
   });
 
   it('picks up a directory created after the watch started, through the poll', async () => {
