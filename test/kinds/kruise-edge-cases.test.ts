@@ -157,6 +157,24 @@ describe('preservation rules always yield valid labels', () => {
   });
 });
 
+describe('preservation values (kinds.md §7.5)', () => {
+  it('carries the revision and counters into label values', () => {
+    const member = cs({ replicas: 3 }, { status: { updateRevision: 'web-6d9f', updatedReplicas: 2, expectedUpdatedReplicas: 2 } });
+    expect(evaluatePreservation(cloneSet.preservation!, cloneSet.reflectStatus!(member)).labels).toEqual({
+      'failover.karmada.io/update-revision': 'web-6d9f',
+      'failover.karmada.io/updated-replicas': '2',
+      'failover.karmada.io/expected-updated-replicas': '2',
+    });
+    const kv = asts({ replicas: 3 }, { status: { updatedReplicas: 3, currentReplicas: 0, currentRevision: 'kv-7f9c', updateRevision: 'kv-86b4' } });
+    expect(evaluatePreservation(advancedStatefulSet.preservation!, advancedStatefulSet.reflectStatus!(kv)).labels).toEqual({
+      'failover.karmada.io/current-revision': 'kv-7f9c',
+      'failover.karmada.io/update-revision': 'kv-86b4',
+      'failover.karmada.io/current-replicas': '0',
+      'failover.karmada.io/updated-replicas': '3',
+    });
+  });
+});
+
 describe('Advanced StatefulSet governing Service option', () => {
   const withService = (annotations: Record<string, string>, serviceName?: string) =>
     asts({ serviceName, template: { spec: { containers: [{ name: 'kv', image: 'kv:1' }] } } }, { metadata: { name: 'kv', namespace: 'data', annotations } });
