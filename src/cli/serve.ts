@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { ConfigError, SERVE_OPTIONS, optionsHelp, serveConfig, type ServeConfig } from '../config.js';
 import { createRegistry } from '../interpreter/setup.js';
 import { buildApp } from '../server/app.js';
+import { LuaMetrics } from '../server/lua-metrics.js';
 import { Metrics } from '../server/metrics.js';
 import { Readiness } from '../server/readiness.js';
 import { CertificateWatcher, readKeyPair, writeSelfSigned } from '../server/tls.js';
@@ -45,8 +46,26 @@ export async function startServer(config: ServeConfig) {
   const readiness = new Readiness();
   readiness.set('tls', false, 'not serving yet');
 
-  const loaded = await createRegistry({ customizations: config.customizations, luaTimeoutMs: config.luaTimeoutMs });
+  let luaMetrics: LuaMetrics | undefined;
+  const loaded = await createRegistry({
+    customizations: config.customizations,
+    luaTimeoutMs: config.luaTimeoutMs,
+    watch: true,
+    onReload(result, applied) {
+      luaMetrics?.recordReload(applied, result.errors.length);
+      reportCustomizations(result.errors, applied ? 'reloaded customizations' : 'customization reload rejected; the last good set keeps serving');
+    },
+  });
+  luaMetrics = new LuaMetrics(metrics, loaded);
   readiness.set('registry', true, `${loaded.registry.served().length} kinds`);
+  // A broken customization file is reported, not fatal: the other kinds must keep being served.
+  function reportCustomizations(errors: Array<{ file: string; message: string }>, message: string) {
+    readiness.set('customizations', true, errors.length === 0 ? 'all customization files loaded' : errors.map((e) => `${e.file}: ${e.message}`).join('; '));
+    if (errors.length > 0) logger.error({ errors }, message);
+    else logger.info({ kinds: loaded.registry.served().length }, message);
+  }
+  if (loaded.problems.length > 0) reportCustomizations(loaded.problems, 'some customization files could not be used');
+  else readiness.set('customizations', true, 'all customization files loaded');
 
   let certFile: string;
   let keyFile: string;

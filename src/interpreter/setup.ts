@@ -1,21 +1,72 @@
-// Builds the registry the server and the CLI share: built-in TypeScript modules, plus Lua
-// customizations (built-in examples under interpreters/, and the user's --customizations dirs).
+// Builds the registry the server and the CLI share: built-in TypeScript modules, the Lua
+// customizations we ship (interpreters/**/customizations.yaml) and the user's --customizations
+// folders, with Karmada-like precedence: user Lua > built-in TypeScript > built-in Lua.
 import { builtinInterpreters } from '../../interpreters/index.js';
+import { loadBuiltinCustomizations, loadCustomizations, type LoadProblem, type LoadResult } from '../lua/loader.js';
+import { LuaRuntime } from '../lua/runtime.js';
+import { watchCustomizations, type CustomizationWatch } from '../lua/watch.js';
+import { requestContext } from './context.js';
 import { Registry } from './registry.js';
 
 export interface RegistryOptions {
   customizations?: string[];
   luaTimeoutMs?: number;
+  /** Reload user customizations when their files change (the server; not the one-shot CLI). */
+  watch?: boolean;
+  /** Told about every reload of user customizations (the server logs, counts and reports it). */
+  onReload?: (result: LoadResult, applied: boolean) => void;
 }
 
 export interface LoadedRegistry {
   registry: Registry;
+  runtime: LuaRuntime;
   /** Problems found while loading customizations (file and message), for logs and /readyz. */
-  problems: Array<{ file: string; message: string }>;
+  problems: LoadProblem[];
+  builtinLua: LoadResult;
+  userLua?: LoadResult;
   close(): void;
 }
 
-export async function createRegistry(_options: RegistryOptions = {}): Promise<LoadedRegistry> {
-  const registry = new Registry({ 'builtin-ts': builtinInterpreters });
-  return { registry, problems: [], close() {} };
+export async function createRegistry(options: RegistryOptions = {}): Promise<LoadedRegistry> {
+  const runtime = new LuaRuntime({ timeoutMs: options.luaTimeoutMs });
+  const luaOptions = {
+    runtime,
+    timeoutMs: options.luaTimeoutMs,
+    onPrint(line: string, source: { customization: string; functionName: string }) {
+      const ctx = requestContext.getStore();
+      ctx?.log?.debug({ uid: ctx.uid, customization: source.customization, function: source.functionName, print: line }, 'lua print');
+    },
+  };
+  const builtinLua = await loadBuiltinCustomizations(luaOptions);
+  const dirs = options.customizations ?? [];
+  const userLua = dirs.length > 0 ? await loadCustomizations(dirs, luaOptions) : undefined;
+  const registry = new Registry({
+    'user-lua': userLua?.interpreters ?? [],
+    'builtin-ts': builtinInterpreters,
+    'builtin-lua': builtinLua.interpreters,
+  });
+  let watch: CustomizationWatch | undefined;
+  if (options.watch && dirs.length > 0) {
+    watch = watchCustomizations(
+      dirs,
+      (result) => {
+        // A broken edit must not take working customizations away: keep the last good set.
+        const applied = result.errors.length === 0;
+        if (applied) registry.setLayer('user-lua', result.interpreters);
+        options.onReload?.(result, applied);
+      },
+      { ...luaOptions, initial: userLua },
+    );
+  }
+  return {
+    registry,
+    runtime,
+    builtinLua,
+    userLua,
+    problems: [...builtinLua.errors, ...(userLua?.errors ?? [])],
+    close() {
+      watch?.close();
+      runtime.close();
+    },
+  };
 }

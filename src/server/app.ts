@@ -3,6 +3,7 @@
 // HTTP concerns: body limit, deadline, logs, metrics and probes.
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
+import { requestContext } from '../interpreter/context.js';
 import { handleExchange, sniffUid, type Exchange } from '../protocol/exchange.js';
 import { failure } from '../protocol/wire.js';
 import type { Registry } from '../interpreter/registry.js';
@@ -78,7 +79,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const limitMs = answerWithinMs((request.query as Record<string, string | undefined>)?.timeout, maxAnswerMs);
     let exchange: Exchange;
     try {
-      exchange = await withDeadline(handleExchange(registry, raw), limitMs, () => {
+      const work = requestContext.run({ uid: sniffUid(raw.body), log: request.log }, () => handleExchange(registry, raw));
+      exchange = await withDeadline(work, limitMs, () => {
         const uid = sniffUid(raw.body);
         return { uid, code: 504, response: failure(uid, 504, `interpreter did not answer within ${Math.round(limitMs)} ms (the caller's timeout)`) };
       });
@@ -95,8 +97,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
       exchange.operation,
       () => Boolean(exchange.apiVersion && exchange.kind && registry.serves(exchange.apiVersion, exchange.kind)),
     );
-    metrics.requests.inc({ ...labels, code: String(exchange.code) });
-    metrics.duration.observe(labels, durationMs / 1000);
+    const source = sourceOf(exchange.implementation);
+    metrics.requests.inc({ ...labels, source, code: String(exchange.code) });
+    metrics.duration.observe({ ...labels, source }, durationMs / 1000);
     const log = request.log.child({ uid: exchange.uid, apiVersion: exchange.apiVersion, kind: exchange.kind, operation: exchange.operation });
     const line = { code: exchange.code, durationMs: Math.round(durationMs * 1000) / 1000, implementation: exchange.implementation };
     if (exchange.cause) log.error({ ...line, err: exchange.cause }, 'interpreter failed');
@@ -134,6 +137,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   options.routes?.(app);
   return app;
+}
+
+/** Which kind of implementation answered, for metrics: Lua customizations vs TypeScript modules. */
+function sourceOf(implementation: string | undefined): string {
+  if (!implementation) return 'none';
+  return implementation.startsWith('lua:') ? 'lua' : 'typescript';
 }
 
 /** Resolves with the work's result, or with onTimeout() if the work takes longer than ms. */

@@ -10,14 +10,14 @@ export class Metrics {
   readonly registry = new PromRegistry();
   readonly requests = new Counter({
     name: `${METRIC_PREFIX}requests_total`,
-    help: 'Interpreter requests by kind, operation and result code (200 = successful).',
-    labelNames: ['kind', 'operation', 'code'] as const,
+    help: 'Interpreter requests by kind, operation, implementation source (typescript, lua, none) and result code (200 = successful).',
+    labelNames: ['kind', 'operation', 'source', 'code'] as const,
     registers: [this.registry],
   });
   readonly duration = new Histogram({
     name: `${METRIC_PREFIX}request_duration_seconds`,
     help: 'Time to answer an interpreter request, from body received to response ready.',
-    labelNames: ['kind', 'operation'] as const,
+    labelNames: ['kind', 'operation', 'source'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });

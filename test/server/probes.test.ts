@@ -23,9 +23,9 @@ describe('probes and metrics', () => {
     await send(karmadaRequest('InterpretComponent', workloadObject()));
     await send(karmadaRequest('InterpretReplica', { ...workloadObject(), apiVersion: 'random.io/v1', kind: 'Random123' }));
     const text = (await app.inject('/metrics')).body;
-    expect(text).toMatch(/karmada_interpreter_requests_total\{kind="workload.example.io\/v1alpha1\/Workload",operation="InterpretReplica",code="200"\} 1/);
-    expect(text).toMatch(/karmada_interpreter_requests_total\{kind="workload.example.io\/v1alpha1\/Workload",operation="InterpretComponent",code="501"\} 1/);
-    expect(text).toMatch(/karmada_interpreter_requests_total\{kind="other",operation="InterpretReplica",code="404"\} 1/);
+    expect(text).toMatch(/karmada_interpreter_requests_total\{kind="workload.example.io\/v1alpha1\/Workload",operation="InterpretReplica",source="typescript",code="200"\} 1/);
+    expect(text).toMatch(/karmada_interpreter_requests_total\{kind="workload.example.io\/v1alpha1\/Workload",operation="InterpretComponent",source="none",code="501"\} 1/);
+    expect(text).toMatch(/karmada_interpreter_requests_total\{kind="other",operation="InterpretReplica",source="none",code="404"\} 1/);
     expect(text).not.toMatch(/Random123/);
     expect(text).toMatch(/karmada_interpreter_request_duration_seconds_bucket/);
     expect(text).toMatch(/karmada_interpreter_requests_in_flight 0/);
