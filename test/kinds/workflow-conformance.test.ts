@@ -1,41 +1,50 @@
-// Karmada's own Workflow cases (../shared/conformance) and ours (the kind's testdata/), run directly
-// against the module. Cases listed in DELIBERATE_DIFFERENCES must still differ: if one starts passing,
-// the README's list of differences is stale.
+// Karmada's own Workflow cases (../shared/conformance), through the same dispatch the server uses and
+// compared the way Karmada's harness compares. Cases in conformance-differences.yaml must still differ
+// (if one starts passing, the list and the README are stale); every other case must pass.
+// Our own testdata/ cases run in test/testdata.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { workflowInterpreter } from '../../interpreters/argoproj.io/v1alpha1/Workflow/index.js';
-import { loadCases, runCase } from './workflow-cases.js';
+import { createRegistry } from '../../src/interpreter/setup.js';
+import { compareResults, loadTestCases, type TestCase } from '../../src/interpreter/testcases.js';
+import { findTestdataFiles, runCaseInProcess } from '../../src/interpreter/testrunner.js';
 
 const conformanceDir = fileURLToPath(new URL('../../../shared/conformance/karmada/argoproj.io/v1alpha1/Workflow/testdata', import.meta.url));
-
 const kindDir = fileURLToPath(new URL('../../interpreters/argoproj.io/v1alpha1/Workflow', import.meta.url));
 
 /** Karmada case name → why we answer differently (conformance-differences.yaml, explained in README.md). */
-const DELIBERATE_DIFFERENCES: Record<string, string> = Object.fromEntries(
+const DELIBERATE_DIFFERENCES = new Map(
   (parse(readFileSync(join(kindDir, 'conformance-differences.yaml'), 'utf8')) as Array<{ name: string; reason: string }>).map((d) => [d.name, d.reason]),
 );
 
+async function casesIn(dir: string): Promise<TestCase[]> {
+  return (await Promise.all((await findTestdataFiles([dir])).map((file) => loadTestCases(file)))).flat();
+}
+
+const loaded = await createRegistry();
+afterAll(() => loaded.close());
+const conformanceCases = await casesIn(conformanceDir);
+
 describe('Workflow: Karmada conformance cases', () => {
-  const cases = loadCases(conformanceDir);
   it('loads every Karmada case', () => {
-    expect(cases.length).toBeGreaterThanOrEqual(11);
+    expect(conformanceCases.length).toBeGreaterThanOrEqual(11);
   });
-  for (const testCase of cases) {
-    const reason = DELIBERATE_DIFFERENCES[testCase.name];
-    it(`${testCase.operation}: ${testCase.name}${reason ? ' (deliberately different)' : ''}`, async () => {
-      const { expected, actual } = await runCase(workflowInterpreter, testCase);
-      if (reason) expect(actual, reason).not.toEqual(expected);
-      else expect(actual).toEqual(expected);
-    });
-  }
+
+  it.each(conformanceCases.map((tc) => [`${tc.operation}: ${tc.name}`, tc] as const))('%s', async (_title, tc) => {
+    const results = await runCaseInProcess(loaded.registry, tc);
+    const problems = typeof results === 'string' ? [results] : compareResults(tc.output, results);
+    const reason = DELIBERATE_DIFFERENCES.get(tc.name);
+    if (reason) expect(problems, `listed as a deliberate difference (${reason}) but passes`).not.toEqual([]);
+    else expect(problems).toEqual([]);
+  });
+
   it('names only existing cases as deliberate differences, each explained in the README', () => {
-    const names = new Set(cases.map((testCase) => testCase.name));
+    const names = new Set(conformanceCases.map((tc) => tc.name));
     const readme = readFileSync(join(kindDir, 'README.md'), 'utf8');
-    expect(Object.keys(DELIBERATE_DIFFERENCES).length).toBeGreaterThan(0);
-    for (const name of Object.keys(DELIBERATE_DIFFERENCES)) {
+    expect(DELIBERATE_DIFFERENCES.size).toBeGreaterThan(0);
+    for (const name of DELIBERATE_DIFFERENCES.keys()) {
       expect(names.has(name), name).toBe(true);
       expect(readme, name).toContain(name);
     }
@@ -43,17 +52,8 @@ describe('Workflow: Karmada conformance cases', () => {
 });
 
 describe('Workflow: testdata', () => {
-  const cases = loadCases(join(kindDir, 'testdata'));
-  it('covers every operation the module implements', () => {
-    const operations = new Set(cases.map((testCase) => testCase.operation));
-    expect([...operations].sort()).toEqual(
-      ['aggregatestatus', 'interpretdependency', 'interprethealth', 'interpretreplica', 'interpretstatus', 'retain', 'revisereplica'],
-    );
+  it('has cases for every operation the module implements', async () => {
+    const operations = new Set((await casesIn(join(kindDir, 'testdata'))).map((tc) => String(tc.operation).toLowerCase()));
+    expect([...operations].sort()).toEqual(['aggregatestatus', 'interpretdependency', 'interprethealth', 'interpretreplica', 'interpretstatus', 'retain', 'revisereplica']);
   });
-  for (const testCase of cases) {
-    it(`${testCase.operation}: ${testCase.name}`, async () => {
-      const { expected, actual } = await runCase(workflowInterpreter, testCase);
-      expect(actual).toEqual(expected);
-    });
-  }
 });
