@@ -1,4 +1,6 @@
 // One entry point for every command; each lives in src/cli/<name>.ts and exports run(args) -> exit code.
+import type { Registry } from '../interpreter/registry.js';
+
 type Command = { summary: string; help: string; run(args: string[]): Promise<number> };
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
@@ -7,7 +9,33 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   test: () => import('./test.js'),
   conformance: () => import('./conformance.js'),
   'webhook-config': () => import('./webhook-config.js'),
+  check: () => import('./check.js'),
+  preserve: async () => {
+    const command = await import('./preserve.js');
+    const { statusReflector } = await import('../interpreter/reflect.js');
+    // preserve runs our InterpretStatus, so it needs the registry with the user's customizations.
+    return {
+      ...command,
+      run: (args: string[]) =>
+        withRegistry(args, (registry) => command.run(args, { reflect: statusReflector(registry) })),
+    };
+  },
 };
+
+/** Builds the registry from the --customizations flags in args, runs fn, and releases it. */
+async function withRegistry(args: string[], fn: (registry: Registry) => Promise<number>): Promise<number> {
+  const customizations = args.flatMap((arg, i) =>
+    arg === '--customizations' && args[i + 1] ? [args[i + 1]!] : arg.startsWith('--customizations=') ? [arg.slice(17)] : [],
+  );
+  const { createRegistry } = await import('../interpreter/setup.js');
+  const loaded = await createRegistry({ customizations });
+  try {
+    for (const p of loaded.problems) process.stderr.write(`warning: ${p.file}: ${p.message}\n`);
+    return await fn(loaded.registry);
+  } finally {
+    loaded.close();
+  }
+}
 
 async function usage(): Promise<string> {
   const lines = [];

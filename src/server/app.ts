@@ -10,6 +10,7 @@ import type { Registry } from '../interpreter/registry.js';
 import { readLimitedBody, type LimitedBody } from './body.js';
 import { answerWithinMs } from './deadline.js';
 import { Metrics } from './metrics.js';
+import { registerPreserveRoute } from './preserve-route.js';
 import { Readiness } from './readiness.js';
 
 export interface AppOptions {
@@ -135,6 +136,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return reply.header('content-type', metrics.registry.contentType).send(text);
   });
 
+  registerPreserveRoute(app, registry);
   options.routes?.(app);
   return app;
 }
