@@ -63,6 +63,7 @@ describe('Go json.Marshal of XlineClusterSpec', () => {
     expect(operatorSpecHash({ replicas: 3, bootstrapArgs: { isLeader: true } }, FFE15CD)).toBeUndefined();
     expect(operatorSpecHash({ replicas: 3, authSecret: { name: 's' } }, FFE15CD)).toBeUndefined();
     expect(operatorSpecHash({ replicas: '3' }, FFE15CD)).toBeUndefined();
+    expect(operatorSpecHash({ replicas: 3, storageClassName: null, limits: { cpu: 'lots' } }, STORAGE)).toBeUndefined();
   });
 });
 

@@ -105,6 +105,28 @@ describe('Rust operator health is quorum-aware', () => {
   }
 });
 
+describe('InterpretStatus', () => {
+  it('reports resourceTemplateGeneration only from a numeric annotation', () => {
+    const withAnnotation = (value: string) => ({ ...goCluster(3), metadata: { ...goCluster(3).metadata, annotations: { 'resourcetemplate.karmada.io/generation': value } } });
+    expect(xline.reflectStatus!(withAnnotation('7'))).toMatchObject({ resourceTemplateGeneration: 7 });
+    expect(xline.reflectStatus!(withAnnotation(''))).not.toHaveProperty('resourceTemplateGeneration');
+    expect(xline.reflectStatus!(withAnnotation('7x'))).not.toHaveProperty('resourceTemplateGeneration');
+  });
+});
+
+describe('AggregateStatus', () => {
+  it('names a cluster that is applied but has not reported yet, and claims no stage', () => {
+    const reconciled = { stage: 'complete', stageStatus: 'succeeded', specApplied: true, replicas: 3 };
+    const out = xline.aggregateStatus!(goCluster(3), [
+      { clusterName: 'member1', applied: true, status: reconciled },
+      { clusterName: 'member2', applied: true },
+    ]) as KObject;
+    expect(out.status.stage).toBeUndefined();
+    expect(out.status.lastMessage).toBe('member2: no status reported yet');
+    expect(out.status.conditions[0]).toMatchObject({ type: 'Reconciled', status: 'False', message: 'member2 has not reported a status' });
+  });
+});
+
 describe('placement survival', () => {
   it('lets one 5-member group spread 2/2/1 lose any cluster but not 3/2', () => {
     expect(placementVerdict([{ cluster: 'a', members: 2 }, { cluster: 'b', members: 2 }, { cluster: 'c', members: 1 }], 5).survivesClusterLoss).toBe(true);

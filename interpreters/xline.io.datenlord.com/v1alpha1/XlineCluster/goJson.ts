@@ -90,7 +90,12 @@ export function goMarshal(value: unknown, t: GoType, path = '$'): string {
       return String(value);
     case 'quantity':
       if (typeof value !== 'string' && typeof value !== 'number') throw new GoLayoutMismatch(path, 'expected a quantity');
-      return goQuote(canonicalQuantity(value));
+      try {
+        return goQuote(canonicalQuantity(value));
+      } catch {
+        // Go's decoder would have failed on it: no build of this layout could have hashed this spec.
+        throw new GoLayoutMismatch(path, 'not a valid quantity');
+      }
     case 'ptr':
       return isNil(value) ? 'null' : goMarshal(value, t.elem, path);
     case 'struct':

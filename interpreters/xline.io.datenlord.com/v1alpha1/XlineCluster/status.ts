@@ -12,8 +12,8 @@ export function reflectStatus(observed: KObject): Record<string, unknown> {
   const count = observed.spec?.[api.sizeField];
   if (isCount(count)) out[api.sizeField] = count;
   if (isCount(observed.metadata?.generation)) out.generation = observed.metadata.generation;
-  const templateGeneration = Number(observed.metadata?.annotations?.[TEMPLATE_GENERATION_ANNOTATION]);
-  if (isCount(templateGeneration)) out.resourceTemplateGeneration = templateGeneration;
+  const templateGeneration = observed.metadata?.annotations?.[TEMPLATE_GENERATION_ANNOTATION];
+  if (typeof templateGeneration === 'string' && /^\d+$/.test(templateGeneration)) out.resourceTemplateGeneration = Number(templateGeneration);
   return out;
 }
 
