@@ -67,17 +67,16 @@ class Parser {
 
   /** One step of parseInsideAction; true when the closing "}" was consumed. */
   private insideAction(cur: ListNode): boolean {
-    const rest = this.input.slice(this.pos);
-    if (rest.startsWith('}')) {
+    if (this.input.startsWith('}', this.pos)) {
       this.pos += 1;
       this.consumeText();
       return true;
     }
-    if (rest.startsWith('[?(')) {
+    if (this.input.startsWith('[?(', this.pos)) {
       this.parseFilter(cur);
       return false;
     }
-    if (rest.startsWith('..')) {
+    if (this.input.startsWith('..', this.pos)) {
       this.parseRecursive(cur);
       return false;
     }
@@ -394,4 +393,3 @@ export function unquoteExtend(quoted: string): string | undefined {
   return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
-export type { JsonPathNode };
