@@ -87,12 +87,17 @@ export function evaluatePreservation(
     const valueProblems = labelValueErrors(value);
     if (valueProblems.length > 0) {
       warn(
-        `value ${JSON.stringify(value)} is not a valid label value (${valueProblems.join('; ')}); the member cluster will reject the workload when Karmada injects this label`,
+        `value ${JSON.stringify(abbreviate(value))} is not a valid label value (${valueProblems.join('; ')}); the member cluster will reject the workload when Karmada injects this label`,
       );
     }
   }
   // fromEntries defines own properties, so an alias such as "__proto__" stays a plain key.
   return { labels: Object.fromEntries(labels), errors, warnings };
+}
+
+/** Long values stay readable in messages; the full value is in `labels`. */
+function abbreviate(value: string): string {
+  return value.length > 80 ? `${value.slice(0, 77)}...` : value;
 }
 
 /** The status as Karmada decodes it from the rawStatus bytes, or the error Karmada reports. */

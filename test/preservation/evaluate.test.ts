@@ -183,4 +183,11 @@ describe('evaluatePreservation: Karmada semantics', () => {
     const result = evaluatePreservation([{ aliasLabelName: 'long', jsonPath: '{.v}' }], { v: long });
     expect(result.warnings).toEqual([{ aliasLabelName: 'long', message: invalidValue(long, 'must be no more than 63 characters') }]);
   });
+
+  it('abbreviates very long values in the warning, not in the label', () => {
+    const long = 'a'.repeat(100);
+    const result = evaluatePreservation([{ aliasLabelName: 'long', jsonPath: '{.v}' }], { v: long });
+    expect(result.labels.long).toBe(long);
+    expect(result.warnings[0]!.message).toBe(invalidValue(`${'a'.repeat(77)}...`, 'must be no more than 63 characters'));
+  });
 });
