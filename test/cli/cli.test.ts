@@ -1,0 +1,143 @@
+// The commands beside serve, run as a user runs them.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { cli } from './run-cli.js';
+
+const CLONESET = 'examples/requests/cloneset-revisereplica.json';
+
+async function objectFile(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'kiw-cli-'));
+  const { request } = (await import(`../../${CLONESET}`, { with: { type: 'json' } })).default;
+  const file = join(dir, 'cloneset.json');
+  await writeFile(file, JSON.stringify(request.object));
+  return file;
+}
+
+describe('karmada-interpreter', () => {
+  it('--help lists every command', () => {
+    const { code, stdout } = cli(['--help']);
+    expect(code).toBe(0);
+    for (const command of ['serve', 'interpret', 'test', 'check', 'conformance', 'webhook-config', 'preserve']) expect(stdout).toContain(command);
+  });
+
+  it('an unknown command exits 2 with the usage', () => {
+    const { code, stderr } = cli(['frobnicate']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it('serve --help documents every flag with its environment variable', () => {
+    const { code, stdout } = cli(['serve', '--help']);
+    expect(code).toBe(0);
+    for (const flag of ['--port', '--host', '--cert-dir', '--tls-cert-file', '--tls-key-file', '--tls-san', '--customizations', '--log-level', '--body-limit']) expect(stdout).toContain(flag);
+    expect(stdout).toContain('KARMADA_INTERPRETER_PORT');
+  });
+
+  it('serve rejects contradictory TLS flags before starting', () => {
+    const { code, stderr } = cli(['serve', '--cert-dir', '/tmp', '--tls-cert-file', 'a']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/alternatives/);
+  });
+});
+
+describe('interpret', () => {
+  it('ReviseReplica prints the revised object as a named YAML document', async () => {
+    const file = await objectFile();
+    const { code, stdout } = cli(['interpret', '--operation', 'revisereplica', '--desired-file', file, '--desired-replica', '2']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^---\n# \[1\/1\] revised:\n/);
+    expect(parse(stdout.replace(/^---\n/, '')).spec.replicas).toBe(2);
+  });
+
+  it('InterpretReplica prints replica (and requires when there are requirements)', async () => {
+    const file = await objectFile();
+    const { code, stdout } = cli(['interpret', '--operation', 'InterpretReplica', '--desired-file', file]);
+    expect(code).toBe(0);
+    const docs = parseAllDocuments(stdout).map((d) => d.toJS());
+    expect(docs[0]).toBe(4);
+    expect(stdout).toContain('# [1/');
+  });
+
+  it('Retain without an observed file is a usage error (exit 2)', async () => {
+    const file = await objectFile();
+    const { code, stderr } = cli(['interpret', '--operation', 'Retain', '--desired-file', file]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/Retain needs both/);
+  });
+
+  it('an unserved kind exits 1 with the interpreter message', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kiw-cli-'));
+    const file = join(dir, 'deploy.yaml');
+    await writeFile(file, 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\n');
+    const { code, stderr } = cli(['interpret', '--operation', 'InterpretHealth', '--observed-file', file]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/code 404.*not served/);
+  });
+});
+
+describe('test', () => {
+  it('passes on the built-in testdata and fails with file and case name on a wrong expectation', async () => {
+    const ok = cli(['test']);
+    expect(ok.stdout).toMatch(/^\d+ passed, 0 failed$/m);
+    expect(ok.code).toBe(0);
+
+    const dir = await mkdtemp(join(tmpdir(), 'kiw-cli-'));
+    await writeFile(join(dir, 'bad-test.yaml'), `name: wrong replicas
+operation: InterpretReplica
+desiredObj:
+  apiVersion: apps.kruise.io/v1alpha1
+  kind: CloneSet
+  metadata: {name: web, namespace: default}
+  spec: {replicas: 3, template: {spec: {containers: [{name: c, image: i}]}}}
+output:
+  replica: 4
+`);
+    const bad = cli(['test', join(dir, 'bad-test.yaml')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/FAIL .*bad-test\.yaml: wrong replicas/);
+    expect(bad.stdout).toMatch(/^0 passed, 1 failed$/m);
+  });
+});
+
+describe('webhook-config', () => {
+  it('lists every served kind with exactly its operations and passes Karmada validation rules', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kiw-cli-'));
+    await writeFile(join(dir, 'ca.crt'), '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    const { code, stdout } = cli(['webhook-config', '--service', 'karmada-system/karmada-interpreter-webhook', '--ca-file', join(dir, 'ca.crt'), '--timeout-seconds', '5']);
+    expect(code).toBe(0);
+    const config = parse(stdout);
+    expect(config.apiVersion).toBe('config.karmada.io/v1alpha1');
+    expect(config.kind).toBe('ResourceInterpreterWebhookConfiguration');
+    const [hook] = config.webhooks;
+    expect(hook.name.split('.').length).toBeGreaterThanOrEqual(2);
+    expect(hook.interpreterContextVersions).toEqual(['v1alpha1']);
+    expect(hook.timeoutSeconds).toBe(5);
+    expect(hook.clientConfig.service).toEqual({ namespace: 'karmada-system', name: 'karmada-interpreter-webhook', path: '/interpret', port: 443 });
+    expect(Buffer.from(hook.clientConfig.caBundle, 'base64').toString()).toContain('BEGIN CERTIFICATE');
+    const cloneset = hook.rules.find((r: any) => r.kinds[0] === 'CloneSet');
+    expect(cloneset.apiGroups).toEqual(['apps.kruise.io']);
+    expect(cloneset.apiVersions).toEqual(['v1alpha1']);
+    expect(cloneset.operations).toContain('InterpretReplica');
+    for (const rule of hook.rules) {
+      expect(rule.operations.length).toBeGreaterThan(0);
+      expect(rule.operations).not.toContain('Prune');
+      expect(rule.operations).not.toContain('*');
+      for (const list of [rule.apiVersions, rule.kinds]) expect(list.every((v: string) => v.length > 0)).toBe(true);
+    }
+  });
+
+  it.each([
+    [['--url', 'http://x.example.com/interpret'], /must use https/],
+    [['--url', 'https://x.example.com/interpret?a=b'], /query/],
+    [['--service', 'ns/svc/Interpret_Path'], /DNS-1123/],
+    [['--service', 'ns/svc', '--timeout-seconds', '31'], /1-30/],
+    [[], /exactly one of --url or --service/],
+  ])('rejects %j', (args, message) => {
+    const { code, stderr } = cli(['webhook-config', ...(args as string[])]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message as RegExp);
+  });
+});
