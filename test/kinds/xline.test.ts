@@ -1,5 +1,6 @@
 // XlineCluster rules that Karmada's testdata format cannot express (errors, boundaries, preservation,
 // registration); the testdata under interpreters/*/v1alpha1/XlineCluster/testdata covers the rest.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { builtinInterpreters } from '../../interpreters/index.js';
 import { xlineClusterInterpreter as xline } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/index.js';
@@ -134,6 +135,18 @@ describe('placement survival', () => {
     expect(twoClusters.survivesClusterLoss).toBe(false);
     expect(twoClusters.message).toContain('a (3)');
     expect(twoClusters.message).not.toContain('b (2)');
+  });
+
+  it('calls one group survivable exactly when every single-cluster loss leaves a quorum of the rest', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 2, maxLength: 5 }), (counts) => {
+        const clusters = counts.map((members, i) => ({ cluster: `member${i + 1}`, members }));
+        const n = counts.reduce((a, b) => a + b, 0);
+        const majority = (alive: number) => 2 * alive > n; // a strict majority of the n members
+        const survivesEveryLoss = counts.every((lost) => majority(n - lost));
+        expect(placementVerdict(clusters, n).survivesClusterLoss).toBe(survivesEveryLoss);
+      }),
+    );
   });
 
   it('never calls a group confined to one cluster survivable', () => {
