@@ -9,6 +9,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   test: () => import('./test.js'),
   conformance: () => import('./conformance.js'),
   'webhook-config': () => import('./webhook-config.js'),
+  register: () => import('./register.js'),
   check: () => import('./check.js'),
   preserve: async () => {
     const command = await import('./preserve.js');
