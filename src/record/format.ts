@@ -1,16 +1,53 @@
 // The recorded-exchange file format, shared by `serve --record`, `replay` and test/fixtures/:
 // one JSON file per exchange with the request envelope as received and our response.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { InterpreterContext } from '../protocol/wire.js';
+import type { InterpreterContext, InterpreterRequest } from '../protocol/wire.js';
 
 export interface RecordedExchange {
   request: InterpreterContext;
   /** null in a fixture that has not been recorded yet (`npm run fixtures:update` fills it). */
   response: InterpreterContext | null;
+  /** How long the recording server took to answer (recordings only). */
   durationMs?: number;
+  /** package.json version of the server that answered (recordings only). */
   serverVersion?: string;
+  /** When the exchange was answered, ISO 8601 (recordings only). */
   time?: string;
+}
+
+/** The file's text: two-space JSON, keys in the order of RecordedExchange, newline at the end. */
+export function exchangeText(exchange: RecordedExchange): string {
+  const { request, response, durationMs, serverVersion, time, ...rest } = exchange;
+  return JSON.stringify({ request, response, durationMs, serverVersion, time, ...rest }, null, 2) + '\n';
+}
+
+export async function writeExchange(file: string, exchange: RecordedExchange, flag: 'w' | 'wx' = 'w'): Promise<void> {
+  await writeFile(file, exchangeText(exchange), { flag });
+}
+
+/** A path segment made only of [A-Za-z0-9._-], never empty, never "." or "..": names come from requests. */
+export function safeSegment(text: string, max = 100): string {
+  const cleaned = text.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, max);
+  return cleaned === '' || cleaned.startsWith('.') ? `_${cleaned}` : cleaned;
+}
+
+/** `20261122T021000.123Z`: ISO 8601 without - and :, fixed width, so names sort by time. */
+export function compactTime(time: Date): string {
+  return time.toISOString().replace(/[-:]/g, '');
+}
+
+/**
+ * Where a recording goes under the record folder: `<group>_<version>_<Kind>/<Operation>/<time>-<uid>.json`
+ * (the core group is written `core`), so a sorted listing runs by kind, then operation, then time.
+ */
+export function recordingPath(request: InterpreterRequest, time: Date): string {
+  const gvk = request.kind;
+  return join(
+    safeSegment(`${gvk.group || 'core'}_${gvk.version}_${gvk.kind}`, 200),
+    safeSegment(request.operation),
+    `${compactTime(time)}-${safeSegment(request.uid, 64)}.json`,
+  );
 }
 
 export async function readExchange(file: string): Promise<RecordedExchange> {

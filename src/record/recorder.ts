@@ -1,0 +1,186 @@
+// `serve --record DIR`: writes every interpreter exchange to DIR as one file (src/record/format.ts).
+// Recording must never cost Karmada anything: record() only appends to a bounded in-memory queue
+// (called from buildApp's onExchange, after the response is sent); one background loop redacts,
+// serialises and writes. A full queue drops the exchange, a failing disk drops the file; both are
+// counted in karmada_interpreter_record_failures_total and logged once per outage.
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Logger } from 'pino';
+import { Counter, Gauge, type Registry as PromRegistry } from 'prom-client';
+import type { Exchange } from '../protocol/exchange.js';
+import { CONTEXT_API_VERSION, CONTEXT_KIND } from '../protocol/wire.js';
+import { exchangeText, listExchangeFiles, recordingPath, type RecordedExchange } from './format.js';
+import { redactExchange } from './redact.js';
+import { serverVersion } from './server-version.js';
+
+export const DEFAULT_RECORD_MAX_FILES = 10_000;
+export const DEFAULT_RECORD_QUEUE_SIZE = 1_000;
+
+export interface RecorderOptions {
+  dir: string;
+  logger: Logger;
+  /** Most files kept in DIR (existing recordings included); the oldest are deleted first. */
+  maxFiles?: number;
+  /** Exchanges waiting to be written; beyond this new ones are dropped (and counted). */
+  queueSize?: number;
+  /** Write secrets as received (`--record-keep-secrets`); default redacts (src/record/redact.ts). */
+  keepSecrets?: boolean;
+  /** Where the recorder's metrics are registered (the server's /metrics registry). */
+  metricsRegistry?: PromRegistry;
+  now?: () => Date;
+}
+
+type FailureReason = 'queue_full' | 'write' | 'rotate';
+
+interface Pending {
+  exchange: Exchange;
+  durationMs: number;
+  time: Date;
+}
+
+export class ExchangeRecorder {
+  readonly dir: string;
+  private readonly maxFiles: number;
+  private readonly queueSize: number;
+  private readonly keepSecrets: boolean;
+  private readonly logger: Logger;
+  private readonly now: () => Date;
+  private readonly queue: Pending[] = [];
+  /** Recordings in DIR, oldest first: what rotation deletes from. */
+  private files: string[] = [];
+  private readonly scanned: Promise<void>;
+  private worker: Promise<void> | undefined;
+  /** Failure reasons already logged in the current outage (log once, not once per request). */
+  private readonly loggedFailures = new Set<FailureReason>();
+  private readonly failuresTotal: Counter<'reason'>;
+  private readonly recordedTotal: Counter;
+  readonly counts = { recorded: 0, dropped: 0, failed: 0 };
+
+  constructor(options: RecorderOptions) {
+    this.dir = options.dir;
+    this.maxFiles = options.maxFiles ?? DEFAULT_RECORD_MAX_FILES;
+    this.queueSize = options.queueSize ?? DEFAULT_RECORD_QUEUE_SIZE;
+    this.keepSecrets = options.keepSecrets ?? false;
+    this.logger = options.logger;
+    this.now = options.now ?? (() => new Date());
+    const registers = options.metricsRegistry ? [options.metricsRegistry] : [];
+    this.failuresTotal = new Counter({
+      name: 'karmada_interpreter_record_failures_total',
+      help: 'Exchanges not recorded (serve --record), by reason: queue_full (dropped), write (disk full or unwritable), rotate (an old file could not be deleted).',
+      labelNames: ['reason'] as const,
+      registers,
+    });
+    this.recordedTotal = new Counter({
+      name: 'karmada_interpreter_recorded_exchanges_total',
+      help: 'Exchanges written to the record folder (serve --record).',
+      registers,
+    });
+    const queue = this.queue;
+    new Gauge({
+      name: 'karmada_interpreter_record_queue_length',
+      help: 'Exchanges waiting to be written to the record folder.',
+      registers,
+      collect() {
+        this.set(queue.length);
+      },
+    });
+    this.scanned = this.scanExisting();
+  }
+
+  /** Queues one exchange; never throws, never waits. Exchanges without a readable request are skipped. */
+  record(exchange: Exchange, durationMs: number): void {
+    try {
+      if (!exchange.request) return;
+      if (this.queue.length >= this.queueSize) {
+        this.counts.dropped += 1;
+        this.fail('queue_full', undefined, 'record queue is full; dropping exchanges until the disk catches up');
+        return;
+      }
+      this.queue.push({ exchange, durationMs, time: this.now() });
+      this.worker ??= this.drain();
+    } catch (error) {
+      this.fail('write', error, 'could not queue an exchange for recording');
+    }
+  }
+
+  /** Resolves when every queued exchange has been written (or failed): for shutdown and tests. */
+  async flush(): Promise<void> {
+    await this.scanned;
+    while (this.worker) await this.worker;
+  }
+
+  private async scanExisting(): Promise<void> {
+    try {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      const existing = await listExchangeFiles([this.dir]);
+      // Recording names start with a fixed-width time, so the base name orders them by age.
+      this.files = existing.sort((a, b) => basename(a).localeCompare(basename(b)));
+    } catch (error) {
+      this.fail('write', error, 'record folder is not usable; exchanges will not be recorded until it is');
+    }
+  }
+
+  private async drain(): Promise<void> {
+    await this.scanned;
+    try {
+      for (let item = this.queue.shift(); item; item = this.queue.shift()) {
+        try {
+          const file = await this.write(item);
+          this.files.push(file);
+          this.counts.recorded += 1;
+          this.recordedTotal.inc();
+          if (this.loggedFailures.delete('write')) this.logger.info({ dir: this.dir }, 'recording exchanges again');
+          this.loggedFailures.delete('queue_full');
+        } catch (error) {
+          this.counts.failed += 1;
+          this.fail('write', error, 'could not write a recorded exchange; requests are answered as usual');
+        }
+        await this.rotate();
+      }
+    } finally {
+      this.worker = undefined;
+    }
+  }
+
+  private async write(item: Pending): Promise<string> {
+    const request = item.exchange.request!;
+    const recorded: RecordedExchange = {
+      request: { apiVersion: CONTEXT_API_VERSION, kind: CONTEXT_KIND, request },
+      response: item.exchange.response,
+      durationMs: Math.round(item.durationMs * 1000) / 1000,
+      serverVersion: serverVersion(),
+      time: item.time.toISOString(),
+    };
+    const text = exchangeText(this.keepSecrets ? recorded : redactExchange(recorded));
+    const path = join(this.dir, recordingPath(request, item.time));
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    // The same uid in the same millisecond (a retried call) gets a numbered sibling, never an overwrite.
+    for (let attempt = 0; ; attempt++) {
+      const file = attempt === 0 ? path : path.replace(/\.json$/, `-${attempt}.json`);
+      try {
+        await writeFile(file, text, { flag: 'wx', mode: 0o600 });
+        return file;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 100) throw error;
+      }
+    }
+  }
+
+  private async rotate(): Promise<void> {
+    while (this.files.length > this.maxFiles) {
+      const oldest = this.files.shift()!;
+      try {
+        await unlink(oldest);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.fail('rotate', error, 'could not delete the oldest recording');
+      }
+    }
+  }
+
+  private fail(reason: FailureReason, error: unknown, message: string): void {
+    this.failuresTotal.inc({ reason });
+    if (this.loggedFailures.has(reason)) return;
+    this.loggedFailures.add(reason);
+    this.logger.error({ err: error, dir: this.dir, reason }, message);
+  }
+}
