@@ -16,6 +16,18 @@ export interface ServeConfig {
   luaTimeoutMs: number;
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
+  /** Keep the ResourceInterpreterWebhookConfiguration in karmada-apiserver current (serve --register). */
+  register?: RegisterConfig;
+}
+
+export interface RegisterConfig {
+  kubeconfig: string;
+  url?: string;
+  service?: string;
+  caFile?: string;
+  timeoutSeconds?: number;
+  name?: string;
+  webhookName?: string;
 }
 
 interface OptionSpec {
@@ -39,6 +51,13 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: 'lua-timeout', env: 'KARMADA_INTERPRETER_LUA_TIMEOUT', default: '1s', help: 'time limit of one Lua call (Karmada uses 1s)' },
   { flag: 'shutdown-delay', env: 'KARMADA_INTERPRETER_SHUTDOWN_DELAY', default: '0s', help: 'on SIGTERM, keep serving (unready) this long so endpoints drop us first' },
   { flag: 'shutdown-timeout', env: 'KARMADA_INTERPRETER_SHUTDOWN_TIMEOUT', default: '20s', help: 'on SIGTERM, longest wait for in-flight requests' },
+  { flag: 'register', env: 'KARMADA_INTERPRETER_REGISTER', help: 'kubeconfig of karmada-apiserver: create/update the ResourceInterpreterWebhookConfiguration there at start and whenever the certificate or the served kinds change' },
+  { flag: 'register-service', env: 'KARMADA_INTERPRETER_REGISTER_SERVICE', help: 'with --register: NAMESPACE/NAME[:PORT][/PATH] of our Service as karmada-apiserver sees it' },
+  { flag: 'register-url', env: 'KARMADA_INTERPRETER_REGISTER_URL', help: 'with --register: https URL Karmada calls instead of a Service' },
+  { flag: 'register-ca-file', env: 'KARMADA_INTERPRETER_REGISTER_CA_FILE', help: 'with --register: CA bundle to publish [default: ca.crt next to the serving certificate, else the certificate]' },
+  { flag: 'register-timeout-seconds', env: 'KARMADA_INTERPRETER_REGISTER_TIMEOUT_SECONDS', default: '10', help: 'with --register: timeoutSeconds of the webhook (1-30)' },
+  { flag: 'register-name', env: 'KARMADA_INTERPRETER_REGISTER_NAME', default: 'karmada-interpreter-webhook', help: 'with --register: metadata.name of the configuration' },
+  { flag: 'register-webhook-name', env: 'KARMADA_INTERPRETER_REGISTER_WEBHOOK_NAME', default: 'interpreter.karmada-interpreter-webhook.io', help: 'with --register: webhooks[].name' },
 ];
 
 export class ConfigError extends Error {}
@@ -98,6 +117,7 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
   const tlsKeyFile = str('tls-key-file');
   if (certDir && (tlsCertFile || tlsKeyFile)) throw new ConfigError('--cert-dir and --tls-cert-file/--tls-key-file are alternatives: give one or the other');
   if (Boolean(tlsCertFile) !== Boolean(tlsKeyFile)) throw new ConfigError('--tls-cert-file and --tls-key-file must be given together');
+  const register = registerConfig(str);
   return {
     help,
     port,
@@ -112,7 +132,19 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
     luaTimeoutMs: parseDuration(str('lua-timeout')!, 'lua-timeout'),
     shutdownDelayMs: parseDuration(str('shutdown-delay')!, 'shutdown-delay'),
     shutdownTimeoutMs: parseDuration(str('shutdown-timeout')!, 'shutdown-timeout'),
+    ...(register ? { register } : {}),
   };
+}
+
+function registerConfig(str: (flag: string) => string | undefined): RegisterConfig | undefined {
+  const kubeconfig = str('register');
+  if (!kubeconfig) return undefined;
+  const url = str('register-url');
+  const service = str('register-service');
+  if (Boolean(url) === Boolean(service)) throw new ConfigError('--register needs exactly one of --register-service or --register-url (how Karmada reaches us)');
+  const timeoutSeconds = Number(str('register-timeout-seconds'));
+  if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) throw new ConfigError('--register-timeout-seconds must be 1-30');
+  return { kubeconfig, url, service, caFile: str('register-ca-file'), timeoutSeconds, name: str('register-name'), webhookName: str('register-webhook-name') };
 }
 
 export function optionsHelp(specs: OptionSpec[]): string {

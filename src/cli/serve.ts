@@ -8,6 +8,7 @@ import { LuaMetrics } from '../server/lua-metrics.js';
 import { Metrics } from '../server/metrics.js';
 import { Readiness } from '../server/readiness.js';
 import { CertificateWatcher, readKeyPair, writeSelfSigned } from '../server/tls.js';
+import { Registrar } from '../register/registrar.js';
 
 export const summary = 'serve the interpreter webhook over HTTPS';
 export const help = `Usage: karmada-interpreter serve [options]
@@ -47,12 +48,14 @@ export async function startServer(config: ServeConfig) {
   readiness.set('tls', false, 'not serving yet');
 
   let luaMetrics: LuaMetrics | undefined;
+  let registrar: Registrar | undefined;
   const loaded = await createRegistry({
     customizations: config.customizations,
     luaTimeoutMs: config.luaTimeoutMs,
     watch: true,
     onReload(result, applied) {
       luaMetrics?.recordReload(applied, result.errors.length);
+      if (applied) void registrar?.refresh('customizations reloaded');
       reportCustomizations(result.errors, applied ? 'reloaded customizations' : 'customization reload rejected; the last good set keeps serving');
     },
   });
@@ -91,11 +94,24 @@ export async function startServer(config: ServeConfig) {
       metrics.certificateReloads.inc({ result: 'success' });
       metrics.certificateExpiry.set(next.notAfter.getTime() / 1000);
       logger.info({ certFile, notAfter: next.notAfter.toISOString() }, 'serving certificate reloaded');
+      void registrar?.refresh('serving certificate rotated');
     },
     onError(error) {
       metrics.certificateReloads.inc({ result: 'error' });
       logger.error({ err: error, certFile }, 'new serving certificate is unusable; keeping the last good one');
     },
+  });
+
+  if (config.register) {
+    registrar = new Registrar(() => loaded.registry.served(), { ...config.register, certFile }, logger);
+  }
+  // While draining, every response asks the client to reconnect (Connection: close), so Karmada's
+  // keep-alive connections move to other replicas instead of being cut when we close.
+  let draining = false;
+  // (onSend, not on arrival: requests that arrived before SIGTERM and answer after it count too.)
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (draining) reply.header('connection', 'close');
+    return payload;
   });
 
   await app.listen({ port: config.port, host: config.host });
@@ -104,26 +120,33 @@ export async function startServer(config: ServeConfig) {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ host: config.host, port, kinds: loaded.registry.served().length, readyMs: Math.round(performance.now() - startedAt) }, 'serving');
+  void registrar?.refresh('start');
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    draining = true;
     readiness.set('shutdown', false, `received ${signal}`);
-    logger.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down: readiness off, finishing in-flight requests');
+    registrar?.close();
+    logger.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down: readiness off, still serving until endpoints drop us');
     await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
-    watcher.close();
-    loaded.close();
     const forced = setTimeout(() => {
-      logger.warn('in-flight requests did not finish in time; exiting');
+      logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; closing their connections and exiting');
+      app.server.closeAllConnections();
       process.exit(1);
     }, config.shutdownTimeoutMs);
     forced.unref();
+    // Stops accepting connections, closes idle keep-alive ones and waits for in-flight requests (whose
+    // answers carry Connection: close). The Lua runtime and watchers stay up until those have answered.
+    logger.info('closing: no new connections, finishing in-flight requests');
     await app.close();
+    watcher.close();
+    loaded.close();
     logger.info('stopped');
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  return { app, port, logger, close: async () => { watcher.close(); loaded.close(); await app.close(); } };
+  return { app, port, logger, close: async () => { registrar?.close(); watcher.close(); await app.close(); loaded.close(); } };
 }
