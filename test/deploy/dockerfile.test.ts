@@ -1,0 +1,119 @@
+// What can be checked about the image without a Docker engine: the Dockerfile's stages, user,
+// entrypoint and copies, the build context, and that the code the image runs needs no dev dependency.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SERVE_OPTIONS } from '../../src/config.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+interface Instruction {
+  op: string;
+  args: string;
+}
+interface Stage {
+  base: string;
+  name?: string;
+  instructions: Instruction[];
+}
+
+/** Dockerfile -> stages of instructions (comments dropped, backslash continuations joined). */
+function parseDockerfile(text: string): Stage[] {
+  const logical: string[] = [];
+  let current = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('#') || (line === '' && current === '')) continue;
+    if (line.endsWith('\\')) current += line.slice(0, -1) + ' ';
+    else {
+      logical.push((current + line).trim());
+      current = '';
+    }
+  }
+  const stages: Stage[] = [];
+  for (const line of logical.filter(Boolean)) {
+    const [, op, args] = /^(\S+)\s*(.*)$/.exec(line)!;
+    if (op!.toUpperCase() === 'FROM') {
+      const [, base, name] = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args!)!;
+      stages.push({ base: base!, name, instructions: [] });
+    } else stages.at(-1)!.instructions.push({ op: op!.toUpperCase(), args: args! });
+  }
+  return stages;
+}
+
+const stages = parseDockerfile(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
+const runtime = stages.at(-1)!;
+const stage = (name: string) => stages.find((s) => s.name === name)!;
+const all = (s: Stage, op: string) => s.instructions.filter((i) => i.op === op);
+const jsonArgs = (s: Stage, op: string) => JSON.parse(all(s, op).at(-1)!.args) as string[];
+
+describe('Dockerfile', () => {
+  it('is multi-stage and runs on a small distroless Node 20 base as uid 65532', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(3);
+    expect(runtime.base).toMatch(/^gcr\.io\/distroless\/nodejs20-debian12:nonroot(@sha256:[0-9a-f]{64})?$/);
+    // A numeric uid: kubelet can only enforce runAsNonRoot when the image user is numeric.
+    expect(all(runtime, 'USER').at(-1)!.args).toMatch(/^65532(:65532)?$/);
+  });
+
+  it('runs `dist/src/cli.js serve` and exposes the default port', () => {
+    expect([...jsonArgs(runtime, 'ENTRYPOINT'), ...jsonArgs(runtime, 'CMD')]).toEqual(['/nodejs/bin/node', 'dist/src/cli.js', 'serve']);
+    const defaultPort = SERVE_OPTIONS.find((o) => o.flag === 'port')!.default;
+    expect(all(runtime, 'EXPOSE').map((i) => i.args)).toEqual([defaultPort]);
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin['karmada-interpreter']).toBe('bin/karmada-interpreter.js');
+  });
+
+  it('copies into the runtime stage only from other stages: production node_modules and build output', () => {
+    const copies = all(runtime, 'COPY');
+    expect(copies.length).toBeGreaterThan(0);
+    for (const copy of copies) expect(copy.args).toMatch(/--from=\S+/); // nothing from the build context
+    const nodeModules = copies.filter((c) => /node_modules/.test(c.args));
+    expect(nodeModules).toHaveLength(1);
+    const from = stage(/--from=(\S+)/.exec(nodeModules[0]!.args)![1]!);
+    const installs = all(from, 'RUN').map((r) => r.args).filter((r) => /npm (ci|install|i)\b/.test(r));
+    expect(installs).toHaveLength(1);
+    expect(installs[0]).toMatch(/npm ci --omit=dev --ignore-scripts/);
+    // The build stage compiles and collects dist/, package.json (locates interpreters/) and the built-in Lua.
+    const build = stage(/--from=(\S+)/.exec(copies.find((c) => !/node_modules/.test(c.args))!.args)![1]!);
+    const script = all(build, 'RUN').map((r) => r.args).join('\n');
+    expect(script).toMatch(/npm run build/);
+    expect(script).toMatch(/cp -r dist package\.json \/out\//);
+    expect(script).toMatch(/find interpreters -name customizations\.yaml/);
+    expect(all(runtime, 'RUN')).toEqual([]); // distroless has no shell anyway
+  });
+
+  it('keeps node_modules, dist, .git and tests out of the build context', () => {
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+    for (const entry of ['node_modules', 'dist', '.git', 'test']) expect(ignored).toContain(entry);
+    // ...but not what the build stage copies.
+    const copied = all(stage('build'), 'COPY').flatMap((c) => c.args.split(/\s+/).slice(0, -1));
+    for (const path of copied) expect(ignored).not.toContain(path);
+  });
+
+  it('the code in the image imports only production dependencies', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const production = new Set(Object.keys(pkg.dependencies));
+    const bare = new Map<string, string>();
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) {
+          if (name !== 'testdata') walk(path);
+        } else if (path.endsWith('.ts') && !path.endsWith('.test.ts')) {
+          const text = readFileSync(path, 'utf8');
+          for (const m of text.matchAll(/(?:from|import)\s*\(?\s*'([^'.][^']*)'/g)) {
+            const spec = m[1]!;
+            if (spec.startsWith('node:') || builtinModules.includes(spec)) continue;
+            const pkgName = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+            bare.set(pkgName, path);
+          }
+        }
+      }
+    };
+    walk(join(ROOT, 'src'));
+    walk(join(ROOT, 'interpreters'));
+    expect(bare.size).toBeGreaterThan(3);
+    const notProduction = [...bare].filter(([name]) => !production.has(name)).map(([name, file]) => `${name} (${file})`);
+    expect(notProduction).toEqual([]);
+  });
+});
