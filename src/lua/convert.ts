@@ -57,10 +57,13 @@ function luaString(L: unknown, index: number): string {
  * json.Marshal of a map writes them.
  */
 export function encodeLuaValue(L: unknown, index: number): unknown {
-  return encodeAt(L, lua.lua_absindex(L, index), new Set());
+  return encodeAt(L, lua.lua_absindex(L, index), new Set(), 0);
 }
 
-function encodeAt(L: unknown, index: number, visited: Set<unknown>): unknown {
+/** Go's encoding/json refuses to decode deeper nesting ("exceeded max depth"); it also bounds our recursion. */
+const MAX_DEPTH = 10_000;
+
+function encodeAt(L: unknown, index: number, visited: Set<unknown>, depth: number): unknown {
   switch (lua.lua_type(L, index)) {
     case lua.LUA_TNIL:
       return null;
@@ -74,7 +77,8 @@ function encodeAt(L: unknown, index: number, visited: Set<unknown>): unknown {
     case lua.LUA_TSTRING:
       return luaString(L, index);
     case lua.LUA_TTABLE:
-      return encodeTable(L, index, visited);
+      if (depth >= MAX_DEPTH) throw new LuaEncodeError('exceeded max depth');
+      return encodeTable(L, index, visited, depth + 1);
     default:
       throw new LuaEncodeError(`cannot encode ${typeName(L, index)} to JSON`);
   }
@@ -84,7 +88,7 @@ function typeName(L: unknown, index: number): string {
   return utf8.decode(lua.lua_typename(L, lua.lua_type(L, index)));
 }
 
-function encodeTable(L: unknown, index: number, visited: Set<unknown>): unknown {
+function encodeTable(L: unknown, index: number, visited: Set<unknown>, depth: number): unknown {
   const identity = lua.lua_topointer(L, index);
   if (visited.has(identity)) throw new LuaEncodeError('cannot encode recursively nested tables to JSON');
   visited.add(identity);
@@ -97,9 +101,9 @@ function encodeTable(L: unknown, index: number, visited: Set<unknown>): unknown 
   while (lua.lua_next(L, index) !== 0) {
     const keyType = lua.lua_type(L, -2);
     if (keyType === lua.LUA_TNUMBER) {
-      numberEntries.push([lua.lua_tonumber(L, -2), encodeAt(L, lua.lua_gettop(L), visited)]);
+      numberEntries.push([lua.lua_tonumber(L, -2), encodeAt(L, lua.lua_gettop(L), visited, depth)]);
     } else if (keyType === lua.LUA_TSTRING) {
-      stringEntries.push([luaString(L, -2), encodeAt(L, lua.lua_gettop(L), visited)]);
+      stringEntries.push([luaString(L, -2), encodeAt(L, lua.lua_gettop(L), visited, depth)]);
     } else {
       invalidKey = true;
     }

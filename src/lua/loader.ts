@@ -51,7 +51,7 @@ export interface LoadOptions extends LuaInterpreterOptions {
  */
 export async function loadCustomizations(paths: readonly string[], options: LoadOptions): Promise<LoadResult> {
   const { files, missing } = findCustomizationFiles(paths);
-  const result = loadFiles(files, options);
+  const result = await loadFiles(files, options);
   for (const path of missing) result.errors.unshift({ file: path, message: 'no such file or directory' });
   result.summary.errors = result.errors.length;
   return result;
@@ -64,12 +64,15 @@ export async function loadBuiltinCustomizations(
   return loadFiles(findBuiltinCustomizationFiles(options.root), options);
 }
 
-function loadFiles(files: string[], options: LoadOptions): LoadResult {
+async function loadFiles(files: string[], options: LoadOptions): Promise<LoadResult> {
   const errors: LoadProblem[] = [];
   const accepted: Customization[] = [];
   let rejectedFiles = 0;
 
   for (const file of files) {
+    // Compiling is synchronous (a few ms per file); yield between files so a reload in a running server
+    // delays requests by one file's work at most instead of the whole set's.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const { customizations, problems } = readFile(file, options.runtime);
     if (problems.length > 0) {
       rejectedFiles++;

@@ -91,11 +91,12 @@ export class LuaRuntime {
   private cacheHits = 0;
   private cacheMisses = 0;
   private closed = false;
+  private tail: Promise<void> = Promise.resolve();
 
   constructor(opts: LuaRuntimeOptions = {}) {
     this.poolSize = opts.poolSize ?? 10;
     this.timeoutMs = opts.timeoutMs ?? 1000;
-    this.memoryLimitBytes = (opts.memoryLimitMb ?? 256) * 1024 * 1024;
+    this.memoryLimitBytes = (opts.memoryLimitMb ?? 128) * 1024 * 1024;
   }
 
   /** Like Karmada's admission check (LoadString): throws LuaScriptError when the script does not compile. */
@@ -210,10 +211,10 @@ export class LuaRuntime {
     options: LuaCallOptions | undefined,
     convert: (L: any, firstResult: number, functionName: string) => T,
   ): Promise<T> {
-    // Yield to the event loop first, so I/O and timers are served between two Lua calls.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    const state = this.acquire();
+    const endTurn = await this.waitTurn();
+    let state: LuaState | undefined;
     try {
+      state = this.acquire();
       let chunkRef: number;
       try {
         chunkRef = this.compile(state, script);
@@ -236,7 +237,21 @@ export class LuaRuntime {
       });
       return result as T;
     } finally {
-      this.release(state);
+      if (state) this.release(state);
+      endTurn();
     }
+  }
+
+  /**
+   * Calls run one at a time on the event loop, in arrival order, each in its own loop iteration, so
+   * network I/O and timers are served between two Lua calls even when one of them runs to its deadline.
+   */
+  private async waitTurn(): Promise<() => void> {
+    const previous = this.tail;
+    let endTurn!: () => void;
+    this.tail = new Promise<void>((resolve) => { endTurn = resolve; });
+    await previous;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return endTurn;
   }
 }

@@ -57,7 +57,7 @@ export class LuaState {
       lua.lua_pushstring(Ls, to_luastring(String((error as Error)?.message ?? error)));
       return 1;
     });
-    lua.lua_sethook(L, (Ls: any) => this.onHook(Ls), lua.LUA_MASKCOUNT, HOOK_INSTRUCTIONS);
+    lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_INSTRUCTIONS);
     for (const ref of this.handles.protectedRefs) this.snapshots.push(this.snapshot(ref));
   }
 
@@ -139,31 +139,54 @@ export class LuaState {
     return 0;
   };
 
+  private readonly hook = (L: any): void => this.onHook(L);
+
   private onHook(L: any): void {
     const limits = this.limits;
     if (!limits) return;
-    if (performance.now() > limits.deadline) {
+    // Once a limit is hit the hook fires on every instruction (as gopher-lua checks its context on
+    // every instruction), so a script that catches the error with pcall is stopped right after.
+    if (this.failure === 'memory') {
+      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
+      raiseAtCurrentLine(L, this.memoryMessage());
+    }
+    if (this.failure === 'timeout' || performance.now() > limits.deadline) {
       this.failure = 'timeout';
+      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
       raiseAtCurrentLine(L, 'context deadline exceeded');
     }
     if (++this.hookCalls % HOOK_CALLS_PER_MEMORY_CHECK === 0) this.checkMemory(L);
   }
 
+  /**
+   * Called from inside fengari's string creation (e.g. in the middle of OP_CONCAT), where raising a
+   * Lua error is not safe: it only records the failure and makes the count hook fire at the next
+   * instruction, which raises it.
+   */
   private onStringAllocation(L: unknown, bytes: number): void {
-    if (!this.limits) return;
+    if (!this.limits || this.failure) return;
     this.stringBytesSinceCheck += bytes;
     if (this.stringBytesSinceCheck >= STRING_BYTES_PER_MEMORY_CHECK) {
       this.stringBytesSinceCheck = 0;
-      this.checkMemory(L);
+      if (this.memoryExceeded()) {
+        this.failure = 'memory';
+        lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
+      }
     }
   }
 
+  private memoryExceeded(): boolean {
+    return heapInUse() - this.heapBaseline > this.limits!.memoryLimitBytes;
+  }
+
+  private memoryMessage(): string {
+    return `memory limit exceeded: the call grew the heap by more than ${Math.round(this.limits!.memoryLimitBytes / 1048576)} MiB`;
+  }
+
   private checkMemory(L: unknown): void {
-    const limits = this.limits!;
-    const grown = heapInUse() - this.heapBaseline;
-    if (grown > limits.memoryLimitBytes) {
+    if (this.memoryExceeded()) {
       this.failure = 'memory';
-      raiseAtCurrentLine(L, `memory limit exceeded: the script allocated more than ${Math.round(limits.memoryLimitBytes / 1048576)} MiB`);
+      raiseAtCurrentLine(L, this.memoryMessage());
     }
   }
 

@@ -1,0 +1,82 @@
+// Per-call limits: deadline enforced inside the VM, runaway recursion and memory growth stopped,
+// and the runtime keeps serving afterwards.
+import { afterAll, describe, expect, it } from 'vitest';
+import { LuaRuntime, LuaScriptError } from '../../src/lua/runtime.js';
+import { reflectScript, workload } from './helpers.js';
+
+const rt = new LuaRuntime({ timeoutMs: 1000, memoryLimitMb: 64 });
+afterAll(() => rt.close());
+
+async function failure(promise: Promise<unknown>): Promise<LuaScriptError> {
+  const err = await promise.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(LuaScriptError);
+  return err as LuaScriptError;
+}
+
+const healthy = `function InterpretHealth(obj) return obj.status.readyReplicas == obj.status.replicas end`;
+
+describe('deadline', () => {
+  it('stops an endless loop, says it timed out, and points at the line', async () => {
+    const started = performance.now();
+    const err = await failure(rt.interpretHealth(`function InterpretHealth(obj)\n  local i = 0\n  while true do i = i + 1 end\nend`, workload(), { timeoutMs: 150 }));
+    const elapsed = performance.now() - started;
+    expect(err.timeout).toBe(true);
+    expect(err.message).toMatch(/timed out after 150ms/);
+    expect(err.functionName).toBe('InterpretHealth');
+    expect(err.line).toBe(3);
+    expect(elapsed).toBeGreaterThanOrEqual(140);
+    expect(elapsed).toBeLessThan(1000);
+  });
+
+  it('uses the runtime default (Karmada: 1 s) when the call sets none', async () => {
+    const started = performance.now();
+    const err = await failure(rt.reflectStatus(reflectScript('while true do end'), workload()));
+    expect(err.timeout).toBe(true);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+  });
+
+  it('serves calls issued concurrently with a runaway one, and timers meanwhile', async () => {
+    const runaway = failure(rt.interpretHealth(`function InterpretHealth(o) while true do end end`, workload(), { timeoutMs: 200 }));
+    const others = Array.from({ length: 5 }, () => rt.interpretHealth(healthy, workload({ status: { replicas: 2, readyReplicas: 2 } })));
+    let timerFired = false;
+    setTimeout(() => { timerFired = true; }, 0);
+    const [err, ...results] = await Promise.all([runaway, ...others]);
+    expect(err.timeout).toBe(true);
+    expect(results).toEqual([true, true, true, true, true]);
+    expect(timerFired).toBe(true);
+    expect(rt.stats().statesInUse).toBe(0);
+  });
+
+  it('stops an endless loop inside pcall (the deadline error is not swallowed for good)', async () => {
+    const err = await failure(rt.interpretHealth(`function InterpretHealth(o) while true do pcall(function() while true do end end) end end`, workload(), { timeoutMs: 150 }));
+    expect(err.timeout).toBe(true);
+  });
+});
+
+describe('runaway recursion and memory', () => {
+  it('stops unbounded recursion with a stack overflow error', async () => {
+    const err = await failure(rt.interpretHealth(`function InterpretHealth(o) local function f(n) return 1 + f(n + 1) end return f(1) == 0 end`, workload()));
+    expect(err.timeout).toBe(false);
+    expect(err.luaMessage).toMatch(/stack overflow/);
+  });
+
+  it('stops a string that doubles forever before it exhausts memory', async () => {
+    const err = await failure(rt.interpretHealth(`function InterpretHealth(o) local s = o.metadata.name .. o.metadata.name while true do s = s .. s end end`, workload()));
+    expect(err.luaMessage).toMatch(/memory limit exceeded/);
+  });
+
+  it('stops a table that grows forever (memory or deadline, whichever comes first)', async () => {
+    const err = await failure(rt.interpretHealth(`function InterpretHealth(o) local t = {} local i = 0 while true do i = i + 1 t[i] = { i, o.metadata.name .. i } end end`, workload()));
+    expect(err.luaMessage).toMatch(/memory limit exceeded|timed out/);
+  });
+
+  it('fails cleanly on a result nested too deeply to encode', async () => {
+    const err = await failure(rt.reflectStatus(reflectScript(`local t = {} for i = 1, 20000 do t = { t } end return { x = t }`), workload()));
+    expect(err.functionName).toBe('ReflectStatus');
+  });
+
+  it('keeps serving correct results after all of the above', async () => {
+    expect(await rt.interpretHealth(healthy, workload({ status: { replicas: 2, readyReplicas: 1 } }))).toBe(false);
+    expect(await rt.reflectStatus(reflectScript(`return { replicas = observedObj.status.replicas }`), workload())).toEqual({ replicas: 3 });
+  });
+});
