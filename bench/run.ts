@@ -1,0 +1,168 @@
+// `npm run bench`: our server against a bare HTTPS baseline, Lua against TypeScript, compile caching,
+// start-up time; writes bench/results.md. Expects a fresh `npm run build` (the npm script runs it).
+// Environment: BENCH_DURATION (seconds per pass, default 2), BENCH_WARMUP (default 0.5),
+// BENCH_CONNECTIONS (default 8), BENCH_CONDITIONS (free text for results.md), BENCH_OUT (results file).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { generateSelfSigned } from '../src/server/certificates.js';
+import type { InterpreterContext } from '../src/protocol/wire.js';
+import { fixtureCases, largeAggregateCase, type BenchCase } from './cases.js';
+import { drive, type LoadResult } from './load.js';
+import { compileOnceVersusEveryCall } from './lua-compile.js';
+import { peakRssBytes, sampled } from './process-stats.js';
+import { machine, markdown, type CaseRow, type Findings, type Measured } from './report.js';
+import { post, startBaseline, startChildServer, startInProcessServer, type RunningServer } from './servers.js';
+import { measureStartup } from './startup.js';
+
+const durationSeconds = Number(process.env.BENCH_DURATION ?? 2);
+const warmupSeconds = Number(process.env.BENCH_WARMUP ?? 0.5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const outFile = process.env.BENCH_OUT ?? 'bench/results.md';
+const MB = 1024 * 1024;
+
+const log = (message: string) => process.stdout.write(`${message}\n`);
+const pathOf = (c: BenchCase) => `/interpret/${c.id}?timeout=10s`;
+
+async function measure(server: RunningServer, c: BenchCase, overallRate?: number): Promise<Measured> {
+  if (!overallRate && warmupSeconds > 0) await drive(server.port, pathOf(c), c.body, { connections, durationSeconds: warmupSeconds });
+  const run = await sampled(server.pids, () => drive(server.port, pathOf(c), c.body, { connections, durationSeconds, overallRate }));
+  if (run.result.failures > 0) throw new Error(`${server.name} ${c.id}: ${run.result.failures} failed requests`);
+  return { ...run.result, peakRssMb: run.peakRss / MB, cpuCores: run.cpuCores };
+}
+
+/** Sends every case once, checks the answer (fixtures: exactly the recorded response), returns answer sizes. */
+async function check(server: RunningServer, cases: BenchCase[], compareToRecording: boolean): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  for (const c of cases) {
+    const { status, text } = await post(server.port, pathOf(c), c.body);
+    const answer = JSON.parse(text) as InterpreterContext;
+    if (status !== 200 || answer.response?.successful !== true) throw new Error(`${server.name} ${c.id}: unexpected answer ${status} ${text.slice(0, 300)}`);
+    if (compareToRecording && !c.large && !isDeepStrictEqual(answer, c.expectedResponse)) {
+      throw new Error(`${server.name} ${c.id}: answer differs from the recording ${c.source}`);
+    }
+    sizes.set(c.id, Buffer.byteLength(text));
+  }
+  return sizes;
+}
+
+const fmt = (m: LoadResult) => `${Math.round(m.requestsPerSecond)} req/s p50 ${m.p50Ms.toFixed(2)} ms p99 ${m.p99Ms.toFixed(2)} ms`;
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const loadBefore = loadavg();
+  log(`bench: ${machine()}; ${connections} connections, ${warmupSeconds} s warm-up + ${durationSeconds} s per pass`);
+  const dir = mkdtempSync(join(tmpdir(), 'karmada-interpreter-bench-'));
+  const certs = await generateSelfSigned();
+  const certFile = join(dir, 'tls.crt');
+  const keyFile = join(dir, 'tls.key');
+  writeFileSync(certFile, certs.certPem);
+  writeFileSync(keyFile, certs.keyPem);
+  const serverFiles = { certFile, keyFile };
+
+  const cases = [...(await fixtureCases()), largeAggregateCase()];
+  const rows: CaseRow[] = [];
+  let ts: RunningServer | undefined;
+  let lua: RunningServer | undefined;
+  let baseline: RunningServer | undefined;
+  const findings: Partial<Findings> = { inProcess: [], cluster: [], compile: [], startup: [] };
+  try {
+    ts = await startChildServer({ name: 'typescript', ...serverFiles, logFile: join(dir, 'typescript.log') });
+    const sizes = await check(ts, cases, true);
+    log(`checked ${cases.length} cases against the recordings`);
+    const sizesFile = join(dir, 'sizes.json');
+    writeFileSync(sizesFile, JSON.stringify(Object.fromEntries(sizes)));
+    baseline = await startBaseline(certFile, keyFile, sizesFile);
+
+    // TypeScript modules against the baseline, adjacent passes per case.
+    for (const c of cases) {
+      const base = await measure(baseline, c);
+      const ours = await measure(ts, c);
+      rows.push({ id: c.id, target: c.target, operation: c.operation, requestBytes: Buffer.byteLength(c.body), responseBytes: sizes.get(c.id)!, ours, baseline: base });
+      log(`${c.id.padEnd(58)} ours ${fmt(ours)} cpu ${ours.cpuCores.toFixed(2)} | baseline ${fmt(base)} cpu ${base.cpuCores.toFixed(2)} | ratio ${(ours.requestsPerSecond / base.requestsPerSecond).toFixed(2)}`);
+    }
+    // p99 at half the measured saturation throughput, for the CloneSet cases (also served by Lua below).
+    const cloneSetCases = cases.filter((c) => c.target === 'apps.kruise.io CloneSet');
+    for (const c of cloneSetCases) {
+      const row = rows.find((r) => r.id === c.id)!;
+      const rate = Math.max(1, Math.round(row.ours.requestsPerSecond / 2));
+      row.fixedRate = { ...(await measure(ts, c, rate)), rate };
+      log(`${c.id.padEnd(58)} at ${rate}/s: ${fmt(row.fixedRate)}`);
+    }
+    // Child process against in-process, and one process against two.
+    const pair = [cases.find((c) => c.id === 'apps-kruise-io-cloneset-interpretreplica')!, cases.find((c) => c.large)!];
+    const tsPeak = peakRssBytes(ts.pids[0]!);
+    await ts.stop();
+    ts = undefined;
+    await baseline.stop();
+    baseline = undefined;
+
+    const inProcess = await startInProcessServer(certs.certPem, certs.keyPem, join(dir, 'in-process.log'));
+    try {
+      for (const c of pair) {
+        const child = rows.find((r) => r.id === c.id)!.ours;
+        findings.inProcess!.push({ id: c.id, child, inProcess: await measure(inProcess, c) });
+      }
+    } finally {
+      await inProcess.stop();
+    }
+    const two = await startChildServer({ name: 'two processes', ...serverFiles, logFile: join(dir, 'cluster.log'), processes: 2 });
+    try {
+      for (const c of pair) {
+        findings.cluster!.push({ id: c.id, one: rows.find((r) => r.id === c.id)!.ours, two: await measure(two, c) });
+        log(`${c.id.padEnd(58)} two processes: ${fmt(findings.cluster!.at(-1)!.two)}`);
+      }
+    } finally {
+      await two.stop();
+    }
+
+    // The same CloneSet requests served by Lua customizations.
+    lua = await startChildServer({ name: 'lua', ...serverFiles, logFile: join(dir, 'lua.log'), extraArgs: ['--customizations', 'bench/customizations'] });
+    await check(lua, cloneSetCases, false);
+    for (const c of cloneSetCases) {
+      const row = rows.find((r) => r.id === c.id)!;
+      row.lua = await measure(lua, c);
+      const rate = Math.max(1, Math.round(row.lua.requestsPerSecond / 2));
+      row.luaFixedRate = { ...(await measure(lua, c, rate)), rate };
+      log(`${c.id.padEnd(58)} lua ${fmt(row.lua)} cpu ${row.lua.cpuCores.toFixed(2)} | lua/ts ${(row.lua.requestsPerSecond / row.ours.requestsPerSecond).toFixed(2)} | at ${rate}/s p99 ${row.luaFixedRate.p99Ms.toFixed(2)} ms`);
+    }
+    const luaPeak = peakRssBytes(lua.pids[0]!);
+    await lua.stop();
+    lua = undefined;
+    findings.peakRssMb = { typescript: tsPeak / MB, lua: luaPeak / MB };
+
+    const small = JSON.parse(cloneSetCases.find((c) => c.operation === 'AggregateStatus')!.body) as InterpreterContext;
+    const large = JSON.parse(cases.find((c) => c.large)!.body) as InterpreterContext;
+    for (const [label, request, calls] of [
+      [`CloneSet, ${small.request!.aggregatedStatus!.length} status items`, small, 2000],
+      [`CloneSet, ${large.request!.aggregatedStatus!.length} status items`, large, 300],
+    ] as const) {
+      const result = await compileOnceVersusEveryCall(label, request.request!.object, request.request!.aggregatedStatus!, calls);
+      findings.compile!.push(result);
+      log(`lua ${label}: compiled once ${result.cachedUsPerCall.toFixed(1)} µs/call, recompiled ${result.recompileUsPerCall.toFixed(1)} µs/call, ${result.speedup.toFixed(1)}×`);
+    }
+    for (let i = 0; i < 3; i++) {
+      findings.startup!.push(await measureStartup());
+      log(`start-up ${i + 1}: ready after ${Math.round(findings.startup!.at(-1)!.readyMs)} ms`);
+    }
+  } finally {
+    await Promise.all([ts?.stop(), lua?.stop(), baseline?.stop()]);
+  }
+  const result: Findings = {
+    ...(findings as Findings),
+    startedAt,
+    finishedAt: new Date(),
+    loadBefore,
+    loadAfter: loadavg(),
+    settings: { connections, durationSeconds, warmupSeconds },
+    rows,
+    conditions: process.env.BENCH_CONDITIONS ?? 'not stated (set BENCH_CONDITIONS)',
+  };
+  const text = markdown(result);
+  writeFileSync(outFile, text);
+  rmSync(dir, { recursive: true, force: true });
+  log(`\n${text}\nwritten to ${outFile}`);
+}
+
+await main();
