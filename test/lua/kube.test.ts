@@ -1,0 +1,95 @@
+// The `kube` module (spec §5.3) through real scripts.
+import { afterAll, describe, expect, it } from 'vitest';
+import { LuaRuntime } from '../../src/lua/runtime.js';
+import { karmadaPodDependencies, karmadaPodRequirements } from '../../src/k8s/podtemplate.js';
+import { reflectScript, workload } from './helpers.js';
+
+const rt = new LuaRuntime();
+afterAll(() => rt.close());
+const reflect = (body: string, obj = workload()) => rt.reflectStatus(reflectScript(`local kube = require("kube")\n${body}`), obj);
+
+const podTemplate = {
+  metadata: { labels: { app: 'web' } },
+  spec: {
+    serviceAccountName: 'web-sa',
+    nodeSelector: { 'kubernetes.io/os': 'linux' },
+    tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' }],
+    overhead: { cpu: '10m' },
+    initContainers: [{ name: 'init', image: 'busybox', resources: { requests: { cpu: '2', memory: '16Mi' } } }],
+    containers: [
+      { name: 'app', image: 'nginx', resources: { requests: { cpu: '250m', memory: '64Mi' } }, envFrom: [{ configMapRef: { name: 'web-config' } }] },
+      { name: 'side', image: 'envoy', resources: { limits: { cpu: '500m', memory: '128Mi' } } },
+    ],
+    volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'web-data' } }, { name: 'tls', secret: { secretName: 'web-tls' } }],
+  },
+};
+
+describe('kube.resourceAdd', () => {
+  it('adds quantity strings exactly and prints them canonically', async () => {
+    expect(await reflect(`return { a = kube.resourceAdd("100m", "1.5", nil), b = kube.resourceAdd("1Gi", "512Mi"), zero = kube.resourceAdd(), c = kube.resourceAdd("0.1", "0.2") }`)).toEqual({
+      a: '1600m', b: '1536Mi', zero: '0', c: '300m',
+    });
+  });
+
+  it('rejects Lua numbers and unparsable strings', async () => {
+    await expect(reflect(`return { a = kube.resourceAdd(1) }`)).rejects.toThrow(/bad argument #1 to resourceAdd \(string expected, got number\)/);
+    await expect(reflect(`return { a = kube.resourceAdd("1", "lots") }`)).rejects.toThrow(/cannot parse 'lots'/);
+  });
+});
+
+describe('kube.getResourceQuantity', () => {
+  it('returns the approximate float value, 0 for nil', async () => {
+    expect(await reflect(`return { a = kube.getResourceQuantity("1500m"), b = kube.getResourceQuantity("1Ki"), c = kube.getResourceQuantity(nil) }`)).toEqual({ a: 1.5, b: 1024, c: 0 });
+  });
+
+  it('rejects numbers and negative quantities', async () => {
+    await expect(reflect(`return { a = kube.getResourceQuantity(2) }`)).rejects.toThrow(/string expected, got number/);
+    await expect(reflect(`return { a = kube.getResourceQuantity("-1") }`)).rejects.toThrow(/negative/);
+  });
+});
+
+describe('kube.accuratePodRequirements', () => {
+  it('returns what karmadaPodRequirements computes (init containers, limits as requests, overhead, node claim)', async () => {
+    const obj = workload({ spec: { template: podTemplate } });
+    const out = await reflect(`return { r = kube.accuratePodRequirements(observedObj.spec.template) }`, obj);
+    const expected = karmadaPodRequirements(podTemplate)!;
+    expect(out.r).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(expected.resourceRequest).toEqual({ cpu: '2010m', memory: '192Mi' });
+    expect(expected.nodeClaim?.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+  });
+
+  it('returns nil when there are neither resources nor a node claim', async () => {
+    const obj = workload({ spec: { template: { spec: { containers: [{ name: 'a', image: 'a' }] } } } });
+    expect(await reflect(`return { isNil = kube.accuratePodRequirements(observedObj.spec.template) == nil }`, obj)).toEqual({ isNil: true });
+  });
+
+  it('takes exactly one table', async () => {
+    await expect(reflect(`return { r = kube.accuratePodRequirements({}, {}) }`)).rejects.toThrow(/only accepts one argument/);
+    await expect(reflect(`return { r = kube.accuratePodRequirements("x") }`)).rejects.toThrow(/table expected, got string/);
+  });
+});
+
+describe('kube.getPodDependencies', () => {
+  it('returns the dependencies karmadaPodDependencies finds', async () => {
+    const obj = workload({ spec: { template: podTemplate } });
+    const out = await reflect(`local deps = kube.getPodDependencies(observedObj.spec.template, "web-ns")
+      table.sort(deps, function(a, b) return a.kind .. a.name < b.kind .. b.name end)
+      return { deps = deps }`, obj);
+    const expected = karmadaPodDependencies(podTemplate, 'web-ns');
+    expect(expected.length).toBe(4);
+    const key = (d: { kind: string; name?: string }) => `${d.kind}${d.name}`;
+    expect(out.deps).toEqual([...expected].sort((a, b) => (key(a) < key(b) ? -1 : 1)));
+  });
+
+  it('defaults the namespace to "default", accepts numbers, returns nil when there are none', async () => {
+    const obj = workload({ spec: { template: podTemplate } });
+    expect(await reflect(`local d = kube.getPodDependencies(observedObj.spec.template, nil) return { ns = d[1].namespace }`, obj)).toEqual({ ns: 'default' });
+    expect(await reflect(`local d = kube.getPodDependencies(observedObj.spec.template, 42) return { ns = d[1].namespace }`, obj)).toEqual({ ns: '42' });
+    const bare = workload({ spec: { template: { spec: { containers: [{ name: 'a', image: 'a' }] } } } });
+    expect(await reflect(`return { isNil = kube.getPodDependencies(observedObj.spec.template, "ns") == nil }`, bare)).toEqual({ isNil: true });
+  });
+
+  it('takes exactly two arguments', async () => {
+    await expect(reflect(`return { d = kube.getPodDependencies({}) }`)).rejects.toThrow(/only accepts two argument/);
+  });
+});
