@@ -78,7 +78,8 @@ export function formatReport(summary: ReplaySummary): string {
       lines.push(`ERROR ${result.file}${result.subject ? ` (${result.subject})` : ''}: ${result.error}`);
       continue;
     }
-    lines.push(`${result.status.toUpperCase()} ${result.file} (${result.subject}): ${result.differences.length} difference(s)`);
+    const caveat = result.redactedValues ? `; ${result.redactedValues} value(s) were redacted when recording, which may cause this` : '';
+    lines.push(`${result.status.toUpperCase()} ${result.file} (${result.subject}): ${result.differences.length} difference(s)${caveat}`);
     for (const difference of result.differences) lines.push(`  ${formatDifference(difference)}`);
   }
   const counts = [`${summary.unchanged} unchanged`, summary.updated > 0 ? `${summary.updated} updated` : `${summary.changed} changed`];

@@ -14,12 +14,17 @@ export interface RecordedExchange {
   serverVersion?: string;
   /** When the exchange was answered, ISO 8601 (recordings only). */
   time?: string;
+  /**
+   * JSON Pointers (into this file) of the values replaced by the redaction placeholder; absent when
+   * nothing was redacted. `replay` flags changes of such exchanges as possibly caused by redaction.
+   */
+  redacted?: string[];
 }
 
 /** The file's text: two-space JSON, keys in the order of RecordedExchange, newline at the end. */
 export function exchangeText(exchange: RecordedExchange): string {
-  const { request, response, durationMs, serverVersion, time, ...rest } = exchange;
-  return JSON.stringify({ request, response, durationMs, serverVersion, time, ...rest }, null, 2) + '\n';
+  const { request, response, durationMs, serverVersion, time, redacted, ...rest } = exchange;
+  return JSON.stringify({ request, response, durationMs, serverVersion, time, redacted, ...rest }, null, 2) + '\n';
 }
 
 export async function writeExchange(file: string, exchange: RecordedExchange, flag: 'w' | 'wx' = 'w'): Promise<void> {

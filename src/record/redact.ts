@@ -38,48 +38,65 @@ export function isSecretAnnotation(key: string): boolean {
 type Json = unknown;
 const isRecord = (v: Json): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** A deep copy of `value` with every redaction rule applied, wherever the shapes occur. */
-export function redactValue<T>(value: T): T {
-  return redactNode(value) as T;
+/**
+ * A deep copy of `value` with every redaction rule applied, wherever the shapes occur. The JSON
+ * Pointer (RFC 6901) of every replaced value is appended to `redacted` when given.
+ */
+export function redactValue<T>(value: T, redacted?: string[], pointer = ''): T {
+  return redactNode(value, pointer, redacted ?? []) as T;
 }
 
-function redactNode(node: Json): Json {
-  if (Array.isArray(node)) return node.map(redactNode);
+const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function redactNode(node: Json, pointer: string, redacted: string[]): Json {
+  if (Array.isArray(node)) return node.map((item, i) => redactNode(item, `${pointer}/${i}`, redacted));
   if (!isRecord(node)) return node;
   const out: Record<string, Json> = {};
   const secretShaped = node.kind === 'Secret';
   for (const [key, child] of Object.entries(node)) {
-    if (secretShaped && (key === 'data' || key === 'stringData') && isRecord(child)) out[key] = redactAllValues(child);
-    else if (key === 'env' && Array.isArray(child)) out[key] = child.map(redactEnvVar);
-    else if (key === 'metadata' && isRecord(child)) out[key] = redactMetadata(child);
-    else out[key] = redactNode(child);
+    const at = `${pointer}/${escapePointer(key)}`;
+    if (secretShaped && (key === 'data' || key === 'stringData') && isRecord(child)) out[key] = redactAllValues(child, at, redacted);
+    else if (key === 'env' && Array.isArray(child)) out[key] = child.map((item, i) => redactEnvVar(item, `${at}/${i}`, redacted));
+    else if (key === 'metadata' && isRecord(child)) out[key] = redactMetadata(child, at, redacted);
+    else out[key] = redactNode(child, at, redacted);
   }
   return out;
 }
 
-function redactAllValues(map: Record<string, Json>): Record<string, Json> {
-  return Object.fromEntries(Object.keys(map).map((k) => [k, REDACTED]));
+function placeholder(at: string, redacted: string[]): string {
+  redacted.push(at);
+  return REDACTED;
+}
+
+function redactAllValues(map: Record<string, Json>, pointer: string, redacted: string[]): Record<string, Json> {
+  return Object.fromEntries(Object.keys(map).map((k) => [k, placeholder(`${pointer}/${escapePointer(k)}`, redacted)]));
 }
 
 /** A container env entry `{name, value}`: the value goes, `valueFrom` (a reference) stays. */
-function redactEnvVar(item: Json): Json {
-  if (!isRecord(item) || typeof item.name !== 'string') return redactNode(item);
-  const copy = redactNode(item) as Record<string, Json>;
-  if ('value' in item && item.value !== undefined && item.value !== null) copy.value = REDACTED;
-  return copy;
+function redactEnvVar(item: Json, pointer: string, redacted: string[]): Json {
+  if (!isRecord(item) || typeof item.name !== 'string') return redactNode(item, pointer, redacted);
+  const { value, ...rest } = item;
+  const copy = redactNode(rest, pointer, redacted) as Record<string, Json>;
+  if (!('value' in item)) return copy;
+  // Keep the entry's key order (name, value, ...) so the file reads like the original.
+  const ordered: Record<string, Json> = {};
+  for (const key of Object.keys(item)) {
+    ordered[key] = key === 'value' ? (value === undefined || value === null ? value : placeholder(`${pointer}/value`, redacted)) : copy[key];
+  }
+  return ordered;
 }
 
-function redactMetadata(metadata: Record<string, Json>): Record<string, Json> {
-  const copy = redactNode({ ...metadata, annotations: undefined }) as Record<string, Json>;
-  if (!('annotations' in metadata)) {
-    delete copy.annotations;
-    return copy;
+function redactMetadata(metadata: Record<string, Json>, pointer: string, redacted: string[]): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const [key, child] of Object.entries(metadata)) {
+    const at = `${pointer}/${escapePointer(key)}`;
+    if (key === 'annotations' && isRecord(child)) {
+      out[key] = Object.fromEntries(
+        Object.entries(child).map(([k, v]) => [k, isSecretAnnotation(k) ? placeholder(`${at}/${escapePointer(k)}`, redacted) : v]),
+      );
+    } else out[key] = redactNode(child, at, redacted);
   }
-  const annotations = metadata.annotations;
-  copy.annotations = isRecord(annotations)
-    ? Object.fromEntries(Object.entries(annotations).map(([k, v]) => [k, isSecretAnnotation(k) ? REDACTED : v]))
-    : annotations;
-  return copy;
+  return out;
 }
 
 /**
@@ -89,28 +106,32 @@ function redactMetadata(metadata: Record<string, Json>): Record<string, Json> {
  * build yields the same patch). `rawStatus` is redacted by the same rules.
  */
 export function redactExchange(exchange: RecordedExchange): RecordedExchange {
-  const request = redactValue(exchange.request);
-  const response = exchange.response && redactResponse(exchange.request, request, exchange.response);
-  return { ...exchange, request, response };
+  const redacted: string[] = [];
+  const request = redactValue(exchange.request, redacted, '/request');
+  const response = exchange.response && redactResponse(exchange.request, request, exchange.response, redacted);
+  return redacted.length > 0 ? { ...exchange, request, response, redacted } : { ...exchange, request, response };
 }
 
-function redactResponse(original: InterpreterContext, redacted: InterpreterContext, envelope: InterpreterContext): InterpreterContext {
+function redactResponse(original: InterpreterContext, redactedRequest: InterpreterContext, envelope: InterpreterContext, redacted: string[]): InterpreterContext {
   const response = envelope.response;
   if (!response) return envelope;
   const copy = { ...response };
-  if (copy.rawStatus !== undefined) copy.rawStatus = redactValue(copy.rawStatus);
-  if (copy.patch && original.request?.object && redacted.request?.object) {
+  if (copy.rawStatus !== undefined) copy.rawStatus = redactValue(copy.rawStatus, redacted, '/response/response/rawStatus');
+  if (copy.patch && original.request?.object && redactedRequest.request?.object) {
     try {
+      // Values the patch writes are not listed in `redacted`: they are inside the re-encoded patch.
       const patched = redactValue(applyPatch(original.request.object, decodePatch(copy.patch)));
-      const ops = diff(redacted.request.object, patched);
+      const ops = diff(redactedRequest.request.object, patched);
       if (ops.length > 0) copy.patch = encodePatch(ops);
       else {
         delete copy.patch;
         delete copy.patchType;
       }
     } catch {
-      // A patch we cannot apply is itself worth keeping for replay, but it may carry values: drop them.
-      copy.patch = Buffer.from(JSON.stringify([{ op: 'test', path: '', value: REDACTED }])).toString('base64');
+      // Cannot happen for patches we computed; if it does, the patch may carry values: replace it with
+      // one that fails loudly on replay rather than keep them.
+      copy.patch = encodePatch([{ op: 'test', path: '', value: REDACTED }]);
+      redacted.push('/response/response/patch');
     }
   }
   return { ...envelope, response: copy };

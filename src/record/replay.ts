@@ -51,6 +51,11 @@ export interface ReplayResult {
   subject?: string;
   differences: Difference[];
   error?: string;
+  /**
+   * How many values of the recording were redacted. A change in such an exchange may come from the
+   * redaction itself (e.g. a hash over env values), not from the build: re-record with secrets to tell.
+   */
+  redactedValues?: number;
 }
 
 export function describeRequest(request: InterpreterRequest): string {
@@ -70,6 +75,7 @@ export async function replayFile(file: string, target: ReplayTarget, options: { 
     const recorded = await readExchange(file);
     const request = recorded.request.request!;
     subject = describeRequest(request);
+    const redactedValues = recorded.redacted?.length ? { redactedValues: recorded.redacted.length } : {};
     const replayed = await target.send(recorded.request);
     const differences: Difference[] =
       recorded.response === null
@@ -77,12 +83,12 @@ export async function replayFile(file: string, target: ReplayTarget, options: { 
         : compareResponses(request, recorded.response, replayed);
     const rejection = replayed.response?.successful === true ? verifyResponse(request, replayed) : undefined;
     if (rejection) differences.push({ path: '(Karmada would reject the new response)', old: undefined, new: rejection });
-    if (differences.length === 0) return { file, subject, status: 'unchanged', differences };
+    if (differences.length === 0) return { file, subject, status: 'unchanged', differences, ...redactedValues };
     if (options.update) {
       await writeExchange(file, { ...recorded, response: replayed });
-      return { file, subject, status: 'updated', differences };
+      return { file, subject, status: 'updated', differences, ...redactedValues };
     }
-    return { file, subject, status: 'changed', differences };
+    return { file, subject, status: 'changed', differences, ...redactedValues };
   } catch (error) {
     return { file, subject, status: 'error', differences: [], error: (error as Error).message };
   }
