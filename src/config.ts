@@ -16,6 +16,10 @@ export interface ServeConfig {
   luaTimeoutMs: number;
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
+  /** `--record DIR`: write every exchange there (src/record/recorder.ts). */
+  record?: string;
+  recordMaxFiles: number;
+  recordKeepSecrets: boolean;
   /** Keep the ResourceInterpreterWebhookConfiguration in karmada-apiserver current (serve --register). */
   register?: RegisterConfig;
 }
@@ -34,6 +38,8 @@ interface OptionSpec {
   flag: string;
   env: string;
   multiple?: boolean;
+  /** A switch (`--flag`, env `true`/`false`); its value reads as the string "true" or "false". */
+  boolean?: boolean;
   help: string;
   default?: string;
 }
@@ -51,6 +57,9 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: 'lua-timeout', env: 'KARMADA_INTERPRETER_LUA_TIMEOUT', default: '1s', help: 'time limit of one Lua call (Karmada uses 1s)' },
   { flag: 'shutdown-delay', env: 'KARMADA_INTERPRETER_SHUTDOWN_DELAY', default: '0s', help: 'on SIGTERM, keep serving (unready) this long so endpoints drop us first' },
   { flag: 'shutdown-timeout', env: 'KARMADA_INTERPRETER_SHUTDOWN_TIMEOUT', default: '20s', help: 'on SIGTERM, longest wait for in-flight requests' },
+  { flag: 'record', env: 'KARMADA_INTERPRETER_RECORD', help: 'write every interpreter exchange to this directory as one JSON file, secrets redacted (docs/recording.md)' },
+  { flag: 'record-max-files', env: 'KARMADA_INTERPRETER_RECORD_MAX_FILES', default: '10000', help: 'most files kept in the --record directory; the oldest are deleted' },
+  { flag: 'record-keep-secrets', env: 'KARMADA_INTERPRETER_RECORD_KEEP_SECRETS', boolean: true, default: 'false', help: 'record env values, secret-like annotations and Secret data as received (no redaction)' },
   { flag: 'register', env: 'KARMADA_INTERPRETER_REGISTER', help: 'kubeconfig of karmada-apiserver: create/update the ResourceInterpreterWebhookConfiguration there at start and whenever the certificate or the served kinds change' },
   { flag: 'register-service', env: 'KARMADA_INTERPRETER_REGISTER_SERVICE', help: 'with --register: NAMESPACE/NAME[:PORT][/PATH] of our Service as karmada-apiserver sees it' },
   { flag: 'register-url', env: 'KARMADA_INTERPRETER_REGISTER_URL', help: 'with --register: https URL Karmada calls instead of a Service' },
@@ -84,7 +93,7 @@ export function parseDuration(text: string, flag: string): number {
 /** Parses argv with env fallbacks; returns the raw string values by flag name. */
 export function parseOptions(specs: OptionSpec[], args: string[], env: NodeJS.ProcessEnv = process.env) {
   const options = Object.fromEntries(
-    specs.map((s) => [s.flag, { type: 'string' as const, multiple: s.multiple ?? false }]),
+    specs.map((s) => [s.flag, s.boolean ? { type: 'boolean' as const } : { type: 'string' as const, multiple: s.multiple ?? false }]),
   );
   let parsed;
   try {
@@ -94,7 +103,8 @@ export function parseOptions(specs: OptionSpec[], args: string[], env: NodeJS.Pr
   }
   const values: Record<string, string | string[] | undefined> = {};
   for (const spec of specs) {
-    const fromFlag = (parsed.values as Record<string, string | string[] | undefined>)[spec.flag];
+    const flagValue = (parsed.values as Record<string, string | string[] | boolean | undefined>)[spec.flag];
+    const fromFlag = typeof flagValue === 'boolean' ? String(flagValue) : flagValue;
     const fromEnv = env[spec.env];
     if (fromFlag !== undefined) values[spec.flag] = fromFlag;
     else if (fromEnv !== undefined && fromEnv !== '') {
@@ -132,6 +142,9 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
     luaTimeoutMs: parseDuration(str('lua-timeout')!, 'lua-timeout'),
     shutdownDelayMs: parseDuration(str('shutdown-delay')!, 'shutdown-delay'),
     shutdownTimeoutMs: parseDuration(str('shutdown-timeout')!, 'shutdown-timeout'),
+    record: str('record') || undefined,
+    recordMaxFiles: parsePositiveInteger(str('record-max-files')!, 'record-max-files'),
+    recordKeepSecrets: parseBoolean(str('record-keep-secrets')!, 'record-keep-secrets'),
     ...(register ? { register } : {}),
   };
 }
@@ -145,6 +158,18 @@ function registerConfig(str: (flag: string) => string | undefined): RegisterConf
   const timeoutSeconds = Number(str('register-timeout-seconds'));
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) throw new ConfigError('--register-timeout-seconds must be 1-30');
   return { kubeconfig, url, service, caFile: str('register-ca-file'), timeoutSeconds, name: str('register-name'), webhookName: str('register-webhook-name') };
+}
+
+function parsePositiveInteger(text: string, flag: string): number {
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw new ConfigError(`--${flag}: ${JSON.stringify(text)} is not a whole number of at least 1`);
+  return Number(text);
+}
+
+function parseBoolean(text: string, flag: string): boolean {
+  const normalized = text.trim().toLowerCase();
+  if (['true', '1', 'yes'].includes(normalized)) return true;
+  if (['false', '0', 'no'].includes(normalized)) return false;
+  throw new ConfigError(`--${flag}: ${JSON.stringify(text)} is not true or false`);
 }
 
 export function optionsHelp(specs: OptionSpec[]): string {

@@ -11,6 +11,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'webhook-config': () => import('./webhook-config.js'),
   register: () => import('./register.js'),
   check: () => import('./check.js'),
+  replay: () => import('./replay.js'),
   preserve: async () => {
     const command = await import('./preserve.js');
     const { statusReflector } = await import('../interpreter/reflect.js');

@@ -8,6 +8,7 @@ import { LuaMetrics } from '../server/lua-metrics.js';
 import { Metrics } from '../server/metrics.js';
 import { Readiness } from '../server/readiness.js';
 import { CertificateWatcher, readKeyPair, writeSelfSigned } from '../server/tls.js';
+import { ExchangeRecorder } from '../record/recorder.js';
 import { Registrar } from '../register/registrar.js';
 
 export const summary = 'serve the interpreter webhook over HTTPS';
@@ -87,7 +88,12 @@ export async function startServer(config: ServeConfig) {
   const pair = await readKeyPair(certFile, keyFile);
   metrics.certificateExpiry.set(pair.notAfter.getTime() / 1000);
 
-  const app = buildApp({ registry: loaded.registry, logger, metrics, readiness, bodyLimit: config.bodyLimit, https: pair });
+  const recorder = config.record
+    ? new ExchangeRecorder({ dir: config.record, maxFiles: config.recordMaxFiles, keepSecrets: config.recordKeepSecrets, logger, metricsRegistry: metrics.registry })
+    : undefined;
+  if (recorder) logger.info({ dir: recorder.dir, maxFiles: config.recordMaxFiles, redacted: !config.recordKeepSecrets }, 'recording every interpreter exchange');
+  const onExchange = recorder ? recorder.record.bind(recorder) : undefined;
+  const app = buildApp({ registry: loaded.registry, logger, metrics, readiness, bodyLimit: config.bodyLimit, https: pair, onExchange });
   const watcher = new CertificateWatcher(certFile, keyFile, pair, {
     onReload(next) {
       (app.server as import('node:https').Server).setSecureContext({ cert: next.cert, key: next.key, minVersion: 'TLSv1.2' });
@@ -141,6 +147,7 @@ export async function startServer(config: ServeConfig) {
     // answers carry Connection: close). The Lua runtime and watchers stay up until those have answered.
     logger.info('closing: no new connections, finishing in-flight requests');
     await app.close();
+    await recorder?.flush();
     watcher.close();
     loaded.close();
     logger.info('stopped');
@@ -148,5 +155,5 @@ export async function startServer(config: ServeConfig) {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  return { app, port, logger, close: async () => { registrar?.close(); watcher.close(); await app.close(); loaded.close(); } };
+  return { app, port, logger, close: async () => { registrar?.close(); watcher.close(); await app.close(); await recorder?.flush(); loaded.close(); } };
 }
