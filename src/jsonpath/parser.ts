@@ -5,7 +5,7 @@
 
 import { JsonPathParseError } from './errors.js';
 import { formatGoRune } from './goformat.js';
-import { newList, type JsonPathNode, type ListNode, type SliceParam } from './nodes.js';
+import { newList, type ListNode, type SliceParam } from './nodes.js';
 
 const EOF = '';
 const DICT_KEY = /^'([^']*)'$/;

@@ -64,7 +64,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // We read every body ourselves: content-type, JSON and size problems must become envelope
   // answers with HTTP 200, not fastify's 415/400/413 HTTP errors that Karmada cannot log usefully.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (request, payload, done) => {
+  app.addContentTypeParser('*', (_request, payload, done) => {
     readLimitedBody(payload, bodyLimit).then((body) => done(null, body), (error: Error) => done(error, undefined));
   });
 

@@ -60,7 +60,7 @@ describe('splitBudget (maxUnavailable / maxSurge)', () => {
           expect(m).toBeLessThanOrEqual(shares[i]!);
         });
         // Only the max(1, ·) floor can exceed the global budget, by at most one per member.
-        const raised = split.filter((m, i) => Math.floor((Math.min(budget, total) * shares[i]!) / total) === 0).length;
+        const raised = split.filter((_m, i) => Math.floor((Math.min(budget, total) * shares[i]!) / total) === 0).length;
         expect(split.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(Math.min(budget, total) + raised);
       }),
     );

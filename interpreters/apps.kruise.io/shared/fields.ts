@@ -1,7 +1,8 @@
 // Tolerant readers for fields of plain JSON objects. Interpreters see whatever the API server (or a
 // user's template) holds, so a missing or mistyped field reads as its Kubernetes zero value instead of
 // throwing.
-import { InterpreterError, type KObject } from '../../../src/interpreter/types.js';
+import { InterpreterError, type KObject, type ReplicaResult } from '../../../src/interpreter/types.js';
+import { podTemplateRequirements } from '../../../src/k8s/podtemplate.js';
 
 export type JsonObject = Record<string, any>;
 
@@ -29,6 +30,17 @@ export function specReplicas(obj: KObject): number {
   if (value === undefined || value === null) return 1;
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
   throw new InterpreterError(400, `spec.replicas must be a non-negative integer, got ${JSON.stringify(value)}`);
+}
+
+/** spec, or {} when absent or not an object. */
+export const specOf = (obj: KObject): JsonObject => (isObject(obj.spec) ? obj.spec : {});
+
+/** InterpretReplica for a workload with spec.replicas and a pod template at spec.template. */
+export function templateReplicas(obj: KObject): ReplicaResult {
+  const replicas = specReplicas(obj);
+  const template = specOf(obj).template;
+  const requirements = isObject(template) ? podTemplateRequirements(template) : undefined;
+  return requirements === undefined ? { replicas } : { replicas, requirements };
 }
 
 export const annotationsOf = (obj: KObject): Record<string, unknown> =>

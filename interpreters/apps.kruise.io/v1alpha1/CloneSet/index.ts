@@ -1,9 +1,9 @@
 // OpenKruise CloneSet (apps.kruise.io/v1alpha1). What each operation does for users, and where it
 // deliberately differs from Karmada's built-in customization, is in README.md next to this file.
-import type { KindInterpreter, KObject } from '../../../../src/interpreter/types.js';
-import { podTemplateDependencies, podTemplateRequirements } from '../../../../src/k8s/podtemplate.js';
+import type { KindInterpreter } from '../../../../src/interpreter/types.js';
+import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.js';
 import { volumeClaimTemplateNames } from '../../shared/dependencies.js';
-import { isObject, specReplicas } from '../../shared/fields.js';
+import { isObject, specOf, templateReplicas } from '../../shared/fields.js';
 import { kruiseHealthy } from '../../shared/health.js';
 import { cloneSetPartitionReplicas } from '../../shared/partition.js';
 import { retainMemberReplicas, retainSpecFields, rolloutControlled } from '../../shared/retain.js';
@@ -23,18 +23,13 @@ const STATUS: StatusProfile = {
   volumeClaims: false,
 };
 
-const spec = (obj: KObject): Record<string, any> => (isObject(obj.spec) ? obj.spec : {});
+const spec = specOf;
 
 export const cloneSet: KindInterpreter = {
   name: 'typescript:CloneSet',
   targets: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' }],
 
-  getReplicas(obj) {
-    const replicas = specReplicas(obj);
-    const template = spec(obj).template;
-    const requirements = isObject(template) ? podTemplateRequirements(template) : undefined;
-    return requirements === undefined ? { replicas } : { replicas, requirements };
-  },
+  getReplicas: templateReplicas,
 
   reviseReplica(obj, replicas) {
     return reviseKruiseReplicas(obj, replicas, {

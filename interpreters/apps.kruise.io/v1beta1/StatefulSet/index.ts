@@ -1,9 +1,9 @@
 // OpenKruise Advanced StatefulSet (apps.kruise.io/v1beta1 StatefulSet). What each operation does for
 // users, and where it deliberately differs from Karmada's built-in customization, is in README.md.
-import type { DependentObjectReference, KindInterpreter, KObject } from '../../../../src/interpreter/types.js';
-import { podTemplateDependencies, podTemplateRequirements } from '../../../../src/k8s/podtemplate.js';
+import type { DependentObjectReference, KindInterpreter } from '../../../../src/interpreter/types.js';
+import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.js';
 import { volumeClaimTemplateNames } from '../../shared/dependencies.js';
-import { annotationsOf, intOr0, isObject, specReplicas } from '../../shared/fields.js';
+import { annotationsOf, intOr0, isObject, specOf, templateReplicas } from '../../shared/fields.js';
 import { kruiseHealthy } from '../../shared/health.js';
 import { retainMemberReplicas, retainSpecFields, rolloutControlled } from '../../shared/retain.js';
 import { reviseKruiseReplicas } from '../../shared/revise.js';
@@ -29,7 +29,7 @@ const STATUS: StatusProfile = {
   volumeClaims: true,
 };
 
-const spec = (obj: KObject): Record<string, any> => (isObject(obj.spec) ? obj.spec : {});
+const spec = specOf;
 
 const byKindThenName = (a: DependentObjectReference, b: DependentObjectReference): number =>
   a.kind === b.kind ? ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : 0) : a.kind < b.kind ? -1 : 1;
@@ -38,12 +38,7 @@ export const advancedStatefulSet: KindInterpreter = {
   name: 'typescript:AdvancedStatefulSet',
   targets: [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet' }],
 
-  getReplicas(obj) {
-    const replicas = specReplicas(obj);
-    const template = spec(obj).template;
-    const requirements = isObject(template) ? podTemplateRequirements(template) : undefined;
-    return requirements === undefined ? { replicas } : { replicas, requirements };
-  },
+  getReplicas: templateReplicas,
 
   reviseReplica(obj, replicas) {
     // The validating webhook accepts a maxUnavailable other than 1 only with Parallel pod management;
