@@ -93,6 +93,6 @@ describe('Workflow recommended state preservation', () => {
   it('carries the phase and suspension of the evicted run', () => {
     const reflected = reflectStatus({ spec: { suspend: true }, status: { phase: 'Failed' } });
     const labels = Object.fromEntries(preservation.map((rule) => [rule.aliasLabelName, executeJsonPath(rule.jsonPath, reflected)]));
-    expect(labels).toEqual({ 'failover-previous-phase': 'Failed', 'failover-previously-suspended': 'true' });
+    expect(labels).toEqual({ 'failover.karmada.io/workflow-phase': 'Failed', 'failover.karmada.io/workflow-suspended': 'true' });
   });
 });

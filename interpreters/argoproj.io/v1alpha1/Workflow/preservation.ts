@@ -7,7 +7,7 @@ import type { StatePreservationRule } from '../../../../src/interpreter/types.js
 export const preservation: StatePreservationRule[] = [
   // The phase of the run that was evicted: tells the new run it is a re-run, and whether the old one failed
   // ("Failed"/"Error") or was never picked up by an Argo controller ("").
-  { aliasLabelName: 'failover-previous-phase', jsonPath: '{.phase}' },
+  { aliasLabelName: 'failover.karmada.io/workflow-phase', jsonPath: '{.phase}' },
   // Whether the evicted run was suspended (e.g. waiting for an approval step).
-  { aliasLabelName: 'failover-previously-suspended', jsonPath: '{.suspended}' },
+  { aliasLabelName: 'failover.karmada.io/workflow-suspended', jsonPath: '{.suspended}' },
 ];

@@ -66,7 +66,7 @@ export const goOperator: XlineApi = {
   aggregate,
   summary: () => undefined,
   // 32 hex characters, or "" before the first completed reconcile: always a valid label value.
-  preservation: [{ aliasLabelName: 'xline.karmada.io/last-applied-spec-hash', jsonPath: '{.lastApplySpecHash}' }],
+  preservation: [{ aliasLabelName: 'failover.karmada.io/xline-spec-hash', jsonPath: '{.lastApplySpecHash}' }],
   // Some operator builds mount spec.authSecret (a Secret); the others reference nothing that must travel.
   dependencies(obj) {
     const name = obj.spec?.authSecret?.name;

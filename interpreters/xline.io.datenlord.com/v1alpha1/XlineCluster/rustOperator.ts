@@ -66,7 +66,7 @@ export const rustOperator: XlineApi = {
     return `${available}/${size} members available in ${reported.length} cluster${reported.length === 1 ? '' : 's'}`;
   },
   // An integer: how many members were available in the cluster that failed.
-  preservation: [{ aliasLabelName: 'xline.karmada.io/available-members', jsonPath: '{.available}' }],
+  preservation: [{ aliasLabelName: 'failover.karmada.io/xline-available-members', jsonPath: '{.available}' }],
   // Env and envFrom references of the container (S3 credentials travel this way); the PVCs in
   // data, pvcs and backup.pvc are claim templates the StatefulSet creates per pod in the member.
   dependencies: (obj) => podTemplateDependencies(podTemplateOf(obj), obj.metadata?.namespace ?? ''),
