@@ -1,8 +1,24 @@
 // JS <-> Lua value conversion with gopher-json semantics (Karmada marshals objects to JSON and
 // decodes them with layeh.com/gopher-json; results are encoded back with gopher-json's Encode).
-import { lua, lauxlib, to_luastring } from './fengari.js';
+import { lua, lauxlib, lobject, luaS_bless, to_luastring } from './fengari.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
+
+// Object keys repeat across every request (apiVersion, metadata, replicas...). fengari makes a new
+// string object per push and re-hashes it on every table store; reusing one immutable string object
+// per key (its hash is cached on it) removes most of the input conversion cost.
+const KEY_CACHE_LIMIT = 8192;
+const keyCache = new Map<string, unknown>();
+
+function pushKey(L: unknown, key: string): void {
+  let interned = keyCache.get(key);
+  if (interned === undefined) {
+    interned = luaS_bless(L, to_luastring(key));
+    if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
+    if (key.length <= 128) keyCache.set(key, interned);
+  }
+  lobject.pushsvalue2s(L, interned);
+}
 
 /** Error raised while encoding a Lua result; the message is the one gopher-json gives. */
 export class LuaEncodeError extends Error {}
@@ -36,7 +52,7 @@ export function pushJson(L: unknown, value: unknown): void {
     lua.lua_createtable(L, 0, entries.length);
     for (const [key, item] of entries) {
       if (item === null || item === undefined) continue;
-      lua.lua_pushstring(L, to_luastring(key));
+      pushKey(L, key);
       pushJson(L, item);
       lua.lua_rawset(L, -3);
     }

@@ -13,6 +13,8 @@ const HOOK_CALLS_PER_MEMORY_CHECK = 8;
 /** String bytes a call may create between two heap checks. */
 const STRING_BYTES_PER_MEMORY_CHECK = 8 * 1024 * 1024;
 const CHUNK_NAME = to_luastring('=<string>');
+/** Compiled chunks kept per state (oldest dropped first). */
+const MAX_CHUNKS_PER_STATE = 512;
 
 export interface CallLimits {
   deadline: number; // performance.now() value
@@ -73,6 +75,12 @@ export class LuaState {
       throw LuaScriptError.fromLuaMessage(message);
     }
     const ref = lauxlib.luaL_ref(this.L, lua.LUA_REGISTRYINDEX);
+    if (this.chunks.size >= MAX_CHUNKS_PER_STATE) {
+      // Scripts come from configuration, so this only trims after many reloads: drop the oldest.
+      const [oldScript, oldRef] = this.chunks.entries().next().value as [string, number];
+      this.chunks.delete(oldScript);
+      lauxlib.luaL_unref(this.L, lua.LUA_REGISTRYINDEX, oldRef);
+    }
     this.chunks.set(script, ref);
     return { ref, cached: false };
   }
