@@ -70,6 +70,8 @@ export class ExchangeRecorder {
       labelNames: ['reason'] as const,
       registers,
     });
+    // Every reason exported from the start (at 0), so an alert can watch the series before it moves.
+    for (const reason of ['queue_full', 'write', 'rotate'] as const) this.failuresTotal.labels(reason).inc(0);
     this.recordedTotal = new Counter({
       name: 'karmada_interpreter_recorded_exchanges_total',
       help: 'Exchanges written to the record folder (serve --record).',
