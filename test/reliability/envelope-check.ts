@@ -1,0 +1,34 @@
+// What "a well-formed answer" means for the reliability tests: HTTP 200, a ResourceInterpreterContext
+// Karmada decodes, a uid echoed when the request had one, failures with a code and a message, and
+// successes that pass Karmada's own response verification with a patch that applies.
+import fastJsonPatch from 'fast-json-patch';
+import { expect } from 'vitest';
+import { verifyResponse } from '../../src/protocol/karmada-client.js';
+import type { InterpreterContext, InterpreterRequest } from '../../src/protocol/wire.js';
+
+export function expectWellFormed(status: number, text: string, sent: unknown): InterpreterContext {
+  expect(status).toBe(200);
+  const body = JSON.parse(text) as InterpreterContext;
+  expect(body.apiVersion).toBe('config.karmada.io/v1alpha1');
+  expect(body.kind).toBe('ResourceInterpreterContext');
+  const response = body.response!;
+  expect(typeof response.uid).toBe('string');
+  expect(typeof response.successful).toBe('boolean');
+  const request = (sent as { request?: InterpreterRequest } | null)?.request;
+  if (typeof request?.uid === 'string' && response.successful) expect(response.uid).toBe(request.uid);
+  if (!response.successful) {
+    expect(Number.isInteger(response.status?.code)).toBe(true);
+    expect(response.status!.code).toBeGreaterThanOrEqual(400);
+    expect(response.status!.code).toBeLessThan(600);
+    expect(typeof response.status!.message).toBe('string');
+    expect(response.status!.message!.length).toBeGreaterThan(0);
+    return body;
+  }
+  expect(verifyResponse(request!, body)).toBeUndefined();
+  if (response.patch) {
+    const ops = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8'));
+    expect(Array.isArray(ops)).toBe(true);
+    fastJsonPatch.applyPatch(structuredClone(request!.object), ops, true, false);
+  }
+  return body;
+}
