@@ -60,6 +60,12 @@ describe('runaway recursion and memory', () => {
     expect(err.luaMessage).toMatch(/stack overflow/);
   });
 
+  it('still allows legitimate recursion a thousand frames deep', async () => {
+    const out = await rt.reflectStatus(`local function depth(n) if n == 0 then return 0 end return 1 + depth(n - 1) end
+      function ReflectStatus(o) return { d = depth(1000) } end`, workload());
+    expect(out).toEqual({ d: 1000 });
+  });
+
   it('stops a string that doubles forever before it exhausts memory', async () => {
     const err = await failure(rt.interpretHealth(`function InterpretHealth(o) local s = o.metadata.name .. o.metadata.name while true do s = s .. s end end`, workload()));
     expect(err.luaMessage).toMatch(/memory limit exceeded/);
