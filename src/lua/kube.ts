@@ -73,10 +73,22 @@ function podTemplateArgument(L: any, fn: string, target: string): Record<string,
   return converted as Record<string, unknown>;
 }
 
+/**
+ * Runs a pod-template helper; what it rejects (e.g. an invalid quantity) is a conversion error in
+ * Karmada (typed PodTemplateSpec decoding), so it becomes a Lua error a script can pcall, not a JS crash.
+ */
+function fromTemplate<T>(L: any, target: string, compute: () => T): T {
+  try {
+    return compute();
+  } catch (err) {
+    return raise(L, `fail to convert lua value to ${target}: json unmarshal obj failed: ${(err as Error).message}`);
+  }
+}
+
 const accuratePodRequirements: CFunction = (L) => {
   if (lua.lua_gettop(L) !== 1) raise(L, 'getPodRequirements only accepts one argument');
   const template = podTemplateArgument(L, 'accuratePodRequirements', 'PodTemplateSpec');
-  pushJson(L, karmadaPodRequirements(template) ?? null);
+  pushJson(L, fromTemplate(L, 'PodTemplateSpec', () => karmadaPodRequirements(template)) ?? null);
   return 1;
 };
 
@@ -90,7 +102,7 @@ const getPodDependencies: CFunction = (L) => {
     case lua.LUA_TNUMBER: namespace = luaNumberToString(lua.lua_tonumber(L, 2)); break;
     default: return typeError(L, 2, 'getPodDependencies', 'string');
   }
-  const dependencies = karmadaPodDependencies(template, namespace);
+  const dependencies = fromTemplate(L, 'corev1.PodTemplateSpec', () => karmadaPodDependencies(template, namespace));
   // Go marshals a nil slice as null, which gopher-json decodes to nil.
   pushJson(L, dependencies.length === 0 ? null : dependencies);
   return 1;

@@ -93,3 +93,14 @@ describe('kube.getPodDependencies', () => {
     await expect(reflect(`return { d = kube.getPodDependencies({}) }`)).rejects.toThrow(/only accepts two argument/);
   });
 });
+
+describe('kube helpers on invalid templates', () => {
+  it('turn what the pod-template code rejects into a Lua error a script can catch', async () => {
+    const bad = { spec: { containers: [{ name: 'a', image: 'a', resources: { requests: { cpu: 'lots' } } }] } };
+    const obj = workload({ spec: { template: bad } });
+    const out = await reflect(`local ok, err = pcall(kube.accuratePodRequirements, observedObj.spec.template)
+      return { ok = ok, mentionsTarget = string.find(err, "PodTemplateSpec", 1, true) ~= nil }`, obj);
+    expect(out).toEqual({ ok: false, mentionsTarget: true });
+    expect(await reflect(`return { add = kube.resourceAdd("1", "2") }`)).toEqual({ add: '3' });
+  });
+});
