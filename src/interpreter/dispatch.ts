@@ -1,6 +1,7 @@
 // The one wrapper around every interpreter call, shared by the server and the CLI: find the
 // implementation, hand it private copies, validate what comes back, and turn every failure into a
 // status code and message Karmada can log.
+import { copyJson } from './copy.js';
 import type { Registry } from './registry.js';
 import {
   InterpreterError,
@@ -96,9 +97,9 @@ function checkInput(operation: Operation, input: InterpretInput): string | undef
 }
 
 // Modules get private deep copies: they may mutate and return them, and the request object stays
-// intact for diffing.
+// intact for diffing. Inputs are JSON values (decoded request bodies), so copyJson is enough.
 async function call(m: import('./types.js').KindInterpreter, operation: Operation, input: InterpretInput): Promise<InterpretResult> {
-  const object = structuredClone(input.object);
+  const object = copyJson(input.object);
   switch (operation) {
     case 'InterpretReplica': {
       const r = await m.getReplicas!(object);
@@ -109,9 +110,9 @@ async function call(m: import('./types.js').KindInterpreter, operation: Operatio
     case 'ReviseReplica':
       return { operation, object: await m.reviseReplica!(object, input.replicas!) };
     case 'Retain':
-      return { operation, object: await m.retain!(object, structuredClone(input.observedObject!)) };
+      return { operation, object: await m.retain!(object, copyJson(input.observedObject!)) };
     case 'AggregateStatus': {
-      const items = input.aggregatedStatus === undefined ? undefined : structuredClone(input.aggregatedStatus);
+      const items = input.aggregatedStatus === undefined ? undefined : copyJson(input.aggregatedStatus);
       return { operation, object: await m.aggregateStatus!(object, items) };
     }
     case 'InterpretStatus':
