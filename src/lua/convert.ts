@@ -4,13 +4,13 @@ import { lua, lauxlib, lobject, luaS_bless, to_luastring } from './fengari.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
-// Object keys repeat across every request (apiVersion, metadata, replicas...). fengari makes a new
-// string object per push and re-hashes it on every table store; reusing one immutable string object
-// per key (its hash is cached on it) removes most of the input conversion cost.
+// Object keys and most short values repeat across requests (apiVersion, metadata, "True", names of
+// the same objects polled again). fengari makes a new string object per push and re-hashes it on every
+// table store; reusing one immutable string object per text (its hash is cached on it) saves that.
 const KEY_CACHE_LIMIT = 8192;
 const keyCache = new Map<string, unknown>();
 
-function pushKey(L: unknown, key: string): void {
+function pushInterned(L: unknown, key: string): void {
   let interned = keyCache.get(key);
   if (interned === undefined) {
     interned = luaS_bless(L, to_luastring(key));
@@ -36,7 +36,7 @@ export function pushJson(L: unknown, value: unknown): void {
   } else if (typeof value === 'number') {
     lua.lua_pushnumber(L, value);
   } else if (typeof value === 'string') {
-    lua.lua_pushstring(L, to_luastring(value));
+    pushInterned(L, value);
   } else if (Array.isArray(value)) {
     lauxlib.luaL_checkstack(L, 3, 'object too deep');
     lua.lua_createtable(L, value.length, 0);
@@ -52,7 +52,7 @@ export function pushJson(L: unknown, value: unknown): void {
     lua.lua_createtable(L, 0, entries.length);
     for (const [key, item] of entries) {
       if (item === null || item === undefined) continue;
-      pushKey(L, key);
+      pushInterned(L, key);
       pushJson(L, item);
       lua.lua_rawset(L, -3);
     }
