@@ -49,7 +49,13 @@ export async function run(args: string[]): Promise<number> {
   if (values.url && values.customizations?.length) return usageError('--customizations applies to the in-process build; a --url server has its own');
   if (values['ca-file'] && !values.url) return usageError('--ca-file needs --url');
 
-  const files = await listExchangeFiles(positionals);
+  let files: string[];
+  try {
+    files = await listExchangeFiles(positionals);
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+  if (files.length === 0) return usageError(`no *.json files under ${positionals.join(', ')}`);
   let target: ReplayTarget;
   let close = () => {};
   if (values.url) {

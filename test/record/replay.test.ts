@@ -223,3 +223,71 @@ describe('compareResponses', () => {
     expect(diffs).toContainEqual({ path: 'status', old: undefined, new: { code: 500, message: 'boom' } });
   });
 });
+
+describe('replay --customizations: what an edited Lua customization changes', () => {
+  const ric = (body: string) => `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: widget
+spec:
+  target:
+    apiVersion: example.io/v1
+    kind: Widget
+  customizations:
+    replicaResource:
+      luaScript: |
+        function GetReplicas(obj)
+          ${body}
+        end
+`;
+
+  it('reports the answers the edit changes and leaves the others alone', async () => {
+    const current = join(dir, 'current');
+    const edited = join(dir, 'edited');
+    await mkdir(current);
+    await mkdir(edited);
+    await writeFile(join(current, 'widget.yaml'), ric('return obj.spec.size, nil'));
+    await writeFile(join(edited, 'widget.yaml'), ric('if obj.spec.size > 3 then return 3, nil end return obj.spec.size, nil'));
+
+    // Record two answers of the current customization, as serve --record would.
+    const recording = await createRegistry({ customizations: [current] });
+    try {
+      for (const size of [2, 5]) {
+        const context = {
+          apiVersion: 'config.karmada.io/v1alpha1',
+          kind: 'ResourceInterpreterContext',
+          request: { uid: `widget-${size}`, kind: { group: 'example.io', version: 'v1', kind: 'Widget' }, name: `w${size}`, namespace: 'default', operation: 'InterpretReplica', object: { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: `w${size}`, namespace: 'default' }, spec: { size } }, replicas: 0 },
+        };
+        const answer = await inProcessTarget(recording.registry).send(context);
+        expect(answer.response).toMatchObject({ successful: true, replicas: size });
+        await writeExchange(join(dir, `widget-${size}.json`), { request: context, response: answer });
+      }
+    } finally {
+      recording.close();
+    }
+
+    const files = [join(dir, 'widget-2.json'), join(dir, 'widget-5.json')];
+    let out = '';
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      out += String(chunk);
+      return true;
+    });
+    let sameCode: number;
+    let editedCode: number;
+    let sameOut: string;
+    try {
+      sameCode = await runReplay([...files, '--customizations', current]);
+      sameOut = out;
+      out = '';
+      editedCode = await runReplay([...files, '--customizations', edited]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(sameCode).toBe(0);
+    expect(sameOut.trim()).toBe('2 unchanged, 0 changed');
+    expect(editedCode).toBe(1);
+    expect(out).toContain('(example.io/v1 Widget InterpretReplica default/w5): 1 difference(s)\n  replicas: 5 → 3\n');
+    expect(out).not.toContain('w2');
+    expect(out.trim().split('\n').at(-1)).toBe('1 unchanged, 1 changed');
+  });
+});
