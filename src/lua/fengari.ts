@@ -41,4 +41,5 @@ export const to_jsstring: (s: Uint8Array) => string = fengariModule.to_jsstring;
 /** fengari internals we patch for Lua 5.1 number semantics (see numbers.ts). */
 export const lobject: any = require('fengari/src/lobject.js');
 export const ldebug: any = require('fengari/src/ldebug.js');
+export const lvm: any = require('fengari/src/lvm.js');
 export const luaS_bless: (L: unknown, s: Uint8Array) => unknown = lstring.luaS_bless;

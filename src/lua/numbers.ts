@@ -1,7 +1,7 @@
 // Lua 5.1 / gopher-lua number semantics on top of fengari (Lua 5.3, 32-bit integers).
 // gopher-lua has only float64 numbers and prints them with Go's fmt; scripts written for Karmada
 // rely on that (`tostring(3) == "3"`, `"x" .. 1e15 == "x1000000000000000"`, no integer wrap).
-import { lobject, to_luastring, luaS_bless } from './fengari.js';
+import { lobject, lvm, to_luastring, luaS_bless } from './fengari.js';
 
 const TWO_POW_63 = 2 ** 63;
 
@@ -64,6 +64,17 @@ export function patchFengariNumbers(): void {
     const size = originalStr2num(s, o);
     if (size !== 0 && o.ttisinteger()) o.setfltvalue(o.value);
     return size;
+  };
+  // Library functions read integer arguments through lua_tointegerx -> lvm.tointeger. gopher-lua's
+  // CheckInt truncates any number (`string.sub(s, 1, #s / 2)` works there); Lua 5.3 raises "number has
+  // no integer representation". Truncate, and clamp to fengari's 32-bit integers.
+  const numberOf = lvm.tonumber;
+  lvm.tointeger = function truncatingToInteger(o: any): number | false {
+    if (o.ttisinteger()) return o.value;
+    const n = numberOf(o);
+    if (n === false) return false;
+    if (Number.isNaN(n)) return -(2 ** 31);
+    return Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Math.trunc(n)));
   };
   lobject.luaO_tostring = function tostringLikeGopherLua(L: unknown, obj: any): void {
     const text = obj.ttisinteger() ? String(obj.value) : luaNumberToString(obj.value);

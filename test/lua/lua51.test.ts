@@ -55,6 +55,13 @@ describe('5.1 globals', () => {
     });
   });
 
+  it('truncates fractional integer arguments of library functions like gopher-lua CheckInt', async () => {
+    expect(await reflect(`local s = "hello"; local t = { "a", "b", "c" }
+      return { sub = string.sub(s, 1, #s / 2), byte = string.byte(s, 1.9), concat = table.concat(t, ",", 1, 2.5), sel = select(2.7, "x", "y", "z"), big = string.sub(s, 2, 1e10) }`)).toEqual({
+      sub: 'he', byte: 104, concat: 'a,b', sel: 'y', big: 'ello',
+    });
+  });
+
   it('math.frexp matches C', async () => {
     expect(await reflect(`local m, e = math.frexp(8); local m2, e2 = math.frexp(-3); return { m = m, e = e, m2 = m2, e2 = e2 }`)).toEqual({ m: 0.5, e: 4, m2: -0.75, e2: 2 });
   });
