@@ -36,6 +36,28 @@ export interface RawInterpretRequest {
   truncatedAt?: number;
 }
 
+/**
+ * Nesting beyond this is refused before any recursive code (clone, diff, Lua conversion) sees it:
+ * JavaScript recursion overflows near 10^4 levels, which Kubernetes still accepts (its JSON decoder
+ * stops at 10000), and an overflow inside an interpreter would only read as an internal error.
+ * Real objects nest a few dozen levels.
+ */
+export const MAX_NESTING_DEPTH = 1000;
+
+/** True when a parsed JSON value nests deeper than limit (iterative: safe on any depth). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 const UID_PREFIX = /"uid"\s*:\s*"((?:[^"\\]|\\.){1,256})"/;
 
 /** Best effort uid from a body that could not be parsed, so even that answer carries it. */
@@ -74,6 +96,9 @@ export async function handleExchange(registry: Registry, raw: RawInterpretReques
     parsed = JSON.parse(text);
   } catch (error) {
     return early(sniffUid(text), 400, `request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (nestsDeeperThan(parsed, MAX_NESTING_DEPTH)) {
+    return early(sniffUid(text), 400, `request nests deeper than ${MAX_NESTING_DEPTH} levels; Kubernetes objects nest a few dozen`);
   }
   const problem = envelopeProblem(parsed);
   const request = (parsed as { request?: InterpreterRequest } | null)?.request;

@@ -28,7 +28,9 @@ export function expectWellFormed(status: number, text: string, sent: unknown): I
   if (response.patch) {
     const ops = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8'));
     expect(Array.isArray(ops)).toBe(true);
-    fastJsonPatch.applyPatch(structuredClone(request!.object), ops, true, false);
+    // The ban is off: "__proto__" is an ordinary key on the wire (Go's json-patch applies such ops, e.g.
+    // a Lua AggregateStatus that rebuilds status removes a "__proto__" key the member reported).
+    fastJsonPatch.applyPatch(JSON.parse(JSON.stringify(request!.object)), ops, true, false, false);
   }
   return body;
 }
