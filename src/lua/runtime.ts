@@ -76,6 +76,16 @@ function expectTable(L: any, index: number, what: string, functionName: string):
   }
 }
 
+/** An AggregatedStatusItem as Go marshals it: `applied`, `appliedMessage`, `health`, `status` are omitempty. */
+function asMarshalledItem(item: AggregatedStatusItem): AggregatedStatusItem {
+  const out: AggregatedStatusItem = { clusterName: item.clusterName };
+  if (item.status !== undefined && item.status !== null) out.status = item.status;
+  if (item.applied) out.applied = true;
+  if (item.appliedMessage) out.appliedMessage = item.appliedMessage;
+  if (item.health) out.health = item.health;
+  return out;
+}
+
 /** Go int32(float64) on amd64: truncation toward zero; NaN and out-of-range give MinInt32. */
 function goInt32(x: number): number {
   if (!Number.isFinite(x) || x >= 2 ** 31 || x <= -(2 ** 31) - 1) return -(2 ** 31);
@@ -145,7 +155,7 @@ export class LuaRuntime {
 
   async aggregateStatus(script: string, obj: KObject, items: AggregatedStatusItem[] | undefined, o?: LuaCallOptions): Promise<KObject> {
     // Karmada marshals the item slice: a nil slice is JSON null -> Lua nil; an empty one is {}.
-    return this.call(script, 'AggregateStatus', [obj, items ?? null], 1, o, (L, first, fn) => {
+    return this.call(script, 'AggregateStatus', [obj, items ? items.map(asMarshalledItem) : null], 1, o, (L, first, fn) => {
       expectTable(L, first, 'requires', fn);
       return asUnstructured(encodeResult(L, first, true, [], fn), fn);
     });

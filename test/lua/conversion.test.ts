@@ -182,6 +182,16 @@ describe('JSON -> Lua', () => {
     const items = [{ clusterName: 'member1', status: { readyReplicas: 2 }, applied: true, health: 'Healthy' }];
     expect((await rt.aggregateStatus(script, workload(), items)).status).toEqual({ isNil: false, count: 1 });
   });
+
+  it('passes status items as Go marshals them (omitempty fields absent)', async () => {
+    const script = `function AggregateStatus(obj, items)
+      local i = items[1]
+      obj.status = { applied = i.applied == nil, message = i.appliedMessage == nil, health = i.health == nil, status = i.status == nil, name = i.clusterName }
+      return obj
+    end`;
+    const out = await rt.aggregateStatus(script, workload(), [{ clusterName: 'member2', applied: false, appliedMessage: '', health: '' }]);
+    expect(out.status).toEqual({ applied: true, message: true, health: true, status: true, name: 'member2' });
+  });
 });
 
 describe('typed results', () => {
