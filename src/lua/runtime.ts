@@ -78,11 +78,11 @@ function expectTable(L: any, index: number, what: string, functionName: string):
 
 /** An AggregatedStatusItem as Go marshals it: `applied`, `appliedMessage`, `health`, `status` are omitempty. */
 function asMarshalledItem(item: AggregatedStatusItem): AggregatedStatusItem {
-  const out: AggregatedStatusItem = { clusterName: item.clusterName };
-  if (item.status !== undefined && item.status !== null) out.status = item.status;
-  if (item.applied) out.applied = true;
-  if (item.appliedMessage) out.appliedMessage = item.appliedMessage;
-  if (item.health) out.health = item.health;
+  const out: AggregatedStatusItem = { ...item }; // fields a newer Karmada adds pass through
+  if (out.status === null) delete out.status;
+  if (!out.applied) delete out.applied;
+  if (!out.appliedMessage) delete out.appliedMessage;
+  if (!out.health) delete out.health;
   return out;
 }
 
