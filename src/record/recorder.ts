@@ -48,6 +48,8 @@ export class ExchangeRecorder {
   private readonly queue: Pending[] = [];
   /** Recordings in DIR, oldest first: what rotation deletes from. */
   private files: string[] = [];
+  /** Rotation waits for the scan of existing recordings; writing does not (a big folder takes a while). */
+  private scanDone = false;
   private readonly scanned: Promise<void>;
   private worker: Promise<void> | undefined;
   /** Failure reasons already logged in the current outage (log once, not once per request). */
@@ -114,16 +116,20 @@ export class ExchangeRecorder {
   private async scanExisting(): Promise<void> {
     try {
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      const existing = await listExchangeFiles([this.dir]);
+      const listed = await listExchangeFiles([this.dir]);
+      const written = new Set(this.files); // files written while the scan ran are listed already
+      const existing = listed.filter((file) => !written.has(file));
       // Recording names start with a fixed-width time, so the base name orders them by age.
-      this.files = existing.sort((a, b) => basename(a).localeCompare(basename(b)));
+      existing.sort((a, b) => basename(a).localeCompare(basename(b)));
+      this.files = [...existing, ...this.files];
     } catch (error) {
       this.fail('write', error, 'record folder is not usable; exchanges will not be recorded until it is');
     }
+    this.scanDone = true;
+    this.worker ??= this.drain(); // rotate what the scan found
   }
 
   private async drain(): Promise<void> {
-    await this.scanned;
     try {
       for (let item = this.queue.shift(); item; item = this.queue.shift()) {
         try {
@@ -139,6 +145,7 @@ export class ExchangeRecorder {
         }
         await this.rotate();
       }
+      await this.rotate();
     } finally {
       this.worker = undefined;
     }
@@ -169,6 +176,7 @@ export class ExchangeRecorder {
   }
 
   private async rotate(): Promise<void> {
+    if (!this.scanDone) return;
     while (this.files.length > this.maxFiles) {
       const oldest = this.files.shift()!;
       try {

@@ -118,17 +118,17 @@ describe('ExchangeRecorder through the app', () => {
 });
 
 describe('queue bound', () => {
-  it('keeps at most queueSize exchanges waiting, drops and counts the rest', async () => {
+  it('keeps at most queueSize exchanges waiting (besides the one being written), drops and counts the rest', async () => {
     const { rec, failures } = recorder({ queueSize: 2 });
-    for (let i = 0; i < 5; i++) rec.record(exchangeFor(`u${i}`), 1);
+    for (let i = 0; i < 6; i++) rec.record(exchangeFor(`u${i}`), 1);
     await rec.flush();
-    expect(rec.counts).toEqual({ recorded: 2, dropped: 3, failed: 0 });
+    expect(rec.counts).toEqual({ recorded: 3, dropped: 3, failed: 0 });
     expect(await failures('queue_full')).toBe(3);
-    expect((await listExchangeFiles([dir])).length).toBe(2);
+    expect((await listExchangeFiles([dir])).length).toBe(3);
     // Once drained, the queue accepts again.
     rec.record(exchangeFor('later'), 1);
     await rec.flush();
-    expect(rec.counts.recorded).toBe(3);
+    expect(rec.counts.recorded).toBe(4);
   });
 });
 
