@@ -54,6 +54,8 @@ export class ExchangeRecorder {
   private worker: Promise<void> | undefined;
   /** Failure reasons already logged in the current outage (log once, not once per request). */
   private readonly loggedFailures = new Set<FailureReason>();
+  /** Folders known to exist, to spare a mkdir per file (forgotten after any write failure). */
+  private readonly folders = new Set<string>();
   private readonly failuresTotal: Counter<'reason'>;
   private readonly recordedTotal: Counter;
   readonly counts = { recorded: 0, dropped: 0, failed: 0 };
@@ -141,6 +143,7 @@ export class ExchangeRecorder {
           this.loggedFailures.delete('queue_full');
         } catch (error) {
           this.counts.failed += 1;
+          this.folders.clear();
           this.fail('write', error, 'could not write a recorded exchange; requests are answered as usual');
         }
         await this.rotate();
@@ -162,15 +165,24 @@ export class ExchangeRecorder {
     };
     const text = exchangeText(this.keepSecrets ? recorded : redactExchange(recorded));
     const path = join(this.dir, recordingPath(request, item.time));
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const folder = dirname(path);
+    if (!this.folders.has(folder)) await mkdir(folder, { recursive: true, mode: 0o700 });
+    this.folders.add(folder);
     // The same uid in the same millisecond (a retried call) gets a numbered sibling, never an overwrite.
-    for (let attempt = 0; ; attempt++) {
+    let recreated = false;
+    for (let attempt = 0; ; ) {
       const file = attempt === 0 ? path : path.replace(/\.json$/, `-${attempt}.json`);
       try {
         await writeFile(file, text, { flag: 'wx', mode: 0o600 });
         return file;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 100) throw error;
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' && !recreated) {
+          // Someone removed the folder (e.g. cleaned up recordings): create it again once.
+          recreated = true;
+          await mkdir(folder, { recursive: true, mode: 0o700 });
+        } else if (code === 'EEXIST' && attempt < 100) attempt += 1;
+        else throw error;
       }
     }
   }

@@ -154,6 +154,20 @@ describe('max-files rotation', () => {
   });
 });
 
+describe('a record folder cleaned up while recording', () => {
+  it('gets its folders created again', async () => {
+    const { rec } = recorder();
+    rec.record(exchangeFor('before'), 1);
+    await rec.flush();
+    await rm(join(dir, 'apps.kruise.io_v1alpha1_CloneSet'), { recursive: true });
+    rec.record(exchangeFor('after'), 1);
+    await rec.flush();
+    expect(rec.counts).toMatchObject({ recorded: 2, failed: 0 });
+    const uids = await Promise.all((await listExchangeFiles([dir])).map(async (f) => (await readExchange(f)).request.request!.uid));
+    expect(uids).toEqual(['after']);
+  });
+});
+
 describe('an unwritable record folder', () => {
   it('never fails a request: answers stay correct, failures are counted and logged once', async () => {
     const blocker = join(dir, 'a-file');
