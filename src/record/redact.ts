@@ -51,16 +51,17 @@ const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~
 function redactNode(node: Json, pointer: string, redacted: string[]): Json {
   if (Array.isArray(node)) return node.map((item, i) => redactNode(item, `${pointer}/${i}`, redacted));
   if (!isRecord(node)) return node;
-  const out: Record<string, Json> = {};
   const secretShaped = node.kind === 'Secret';
-  for (const [key, child] of Object.entries(node)) {
-    const at = `${pointer}/${escapePointer(key)}`;
-    if (secretShaped && (key === 'data' || key === 'stringData') && isRecord(child)) out[key] = redactAllValues(child, at, redacted);
-    else if (key === 'env' && Array.isArray(child)) out[key] = child.map((item, i) => redactEnvVar(item, `${at}/${i}`, redacted));
-    else if (key === 'metadata' && isRecord(child)) out[key] = redactMetadata(child, at, redacted);
-    else out[key] = redactNode(child, at, redacted);
-  }
-  return out;
+  // Object.fromEntries, not assignment: a "__proto__" key in a request must stay an ordinary key.
+  return Object.fromEntries(
+    Object.entries(node).map(([key, child]) => {
+      const at = `${pointer}/${escapePointer(key)}`;
+      if (secretShaped && (key === 'data' || key === 'stringData') && isRecord(child)) return [key, redactAllValues(child, at, redacted)];
+      if (key === 'env' && Array.isArray(child)) return [key, child.map((item, i) => redactEnvVar(item, `${at}/${i}`, redacted))];
+      if (key === 'metadata' && isRecord(child)) return [key, redactMetadata(child, at, redacted)];
+      return [key, redactNode(child, at, redacted)];
+    }),
+  );
 }
 
 function placeholder(at: string, redacted: string[]): string {
@@ -79,24 +80,19 @@ function redactEnvVar(item: Json, pointer: string, redacted: string[]): Json {
   const copy = redactNode(rest, pointer, redacted) as Record<string, Json>;
   if (!('value' in item)) return copy;
   // Keep the entry's key order (name, value, ...) so the file reads like the original.
-  const ordered: Record<string, Json> = {};
-  for (const key of Object.keys(item)) {
-    ordered[key] = key === 'value' ? (value === undefined || value === null ? value : placeholder(`${pointer}/value`, redacted)) : copy[key];
-  }
-  return ordered;
+  const redactedValue = value === undefined || value === null ? value : placeholder(`${pointer}/value`, redacted);
+  return Object.fromEntries(Object.keys(item).map((key) => [key, key === 'value' ? redactedValue : copy[key]]));
 }
 
 function redactMetadata(metadata: Record<string, Json>, pointer: string, redacted: string[]): Record<string, Json> {
-  const out: Record<string, Json> = {};
-  for (const [key, child] of Object.entries(metadata)) {
-    const at = `${pointer}/${escapePointer(key)}`;
-    if (key === 'annotations' && isRecord(child)) {
-      out[key] = Object.fromEntries(
-        Object.entries(child).map(([k, v]) => [k, isSecretAnnotation(k) ? placeholder(`${at}/${escapePointer(k)}`, redacted) : v]),
-      );
-    } else out[key] = redactNode(child, at, redacted);
-  }
-  return out;
+  return Object.fromEntries(
+    Object.entries(metadata).map(([key, child]) => {
+      const at = `${pointer}/${escapePointer(key)}`;
+      if (key !== 'annotations' || !isRecord(child)) return [key, redactNode(child, at, redacted)];
+      const annotations = Object.entries(child).map(([k, v]) => [k, isSecretAnnotation(k) ? placeholder(`${at}/${escapePointer(k)}`, redacted) : v]);
+      return [key, Object.fromEntries(annotations)];
+    }),
+  );
 }
 
 /**

@@ -173,3 +173,15 @@ describe('redactExchange', () => {
     expect(redactExchange(exchange)).toEqual(exchange);
   });
 });
+
+describe('hostile keys', () => {
+  it('keeps a "__proto__" key as an ordinary key and does not touch prototypes', () => {
+    const object = JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","annotations":{"__proto__":{"polluted":true},"a-token":"t"}},"data":{"__proto__":{"polluted":true}}}');
+    const out = redactValue(object);
+    expect(JSON.stringify(out)).toBe(
+      `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","annotations":{"__proto__":{"polluted":true},"a-token":"${REDACTED}"}},"data":{"__proto__":{"polluted":true}}}`,
+    );
+    expect(Object.prototype.hasOwnProperty.call(out.data, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
