@@ -80,7 +80,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const limitMs = answerWithinMs((request.query as Record<string, string | undefined>)?.timeout, maxAnswerMs);
     let exchange: Exchange;
     try {
-      const work = requestContext.run({ uid: sniffUid(raw.body), log: request.log }, () => handleExchange(registry, raw));
+      // The uid is only needed if a Lua script prints: read it from the body then, not on every request.
+      let uid: string | undefined;
+      const context = { get uid() { return (uid ??= sniffUid(raw.body)); }, log: request.log };
+      const work = requestContext.run(context, () => handleExchange(registry, raw));
       exchange = await withDeadline(work, limitMs, () => {
         const uid = sniffUid(raw.body);
         return { uid, code: 504, response: failure(uid, 504, `interpreter did not answer within ${Math.round(limitMs)} ms (the caller's timeout)`) };
@@ -101,12 +104,23 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const source = sourceOf(exchange.implementation);
     metrics.requests.inc({ ...labels, source, code: String(exchange.code) });
     metrics.duration.observe({ ...labels, source }, durationMs / 1000);
-    const log = request.log.child({ uid: exchange.uid, apiVersion: exchange.apiVersion, kind: exchange.kind, operation: exchange.operation });
-    const line = { code: exchange.code, durationMs: Math.round(durationMs * 1000) / 1000, implementation: exchange.implementation };
+    // One object per line instead of a child logger per request: same fields, a child costs ~10 µs.
+    const log = request.log;
+    const line = {
+      uid: exchange.uid,
+      apiVersion: exchange.apiVersion,
+      kind: exchange.kind,
+      operation: exchange.operation,
+      code: exchange.code,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      implementation: exchange.implementation,
+    };
     if (exchange.cause) log.error({ ...line, err: exchange.cause }, 'interpreter failed');
     else if (exchange.code !== 200) log.warn({ ...line, message: exchange.response.response?.status?.message }, 'interpreter request refused');
     else log.info(line, 'interpreted');
-    if ((log as unknown as Logger).isLevelEnabled('debug')) log.debug({ request: exchange.request, response: exchange.response }, 'exchange bodies');
+    if ((log as unknown as Logger).isLevelEnabled('debug')) {
+      log.debug({ uid: exchange.uid, apiVersion: exchange.apiVersion, kind: exchange.kind, operation: exchange.operation, request: exchange.request, response: exchange.response }, 'exchange bodies');
+    }
     if (options.onExchange) setImmediate(() => options.onExchange!(exchange, durationMs));
     return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(exchange.response));
   };
