@@ -166,7 +166,7 @@ describe('manifests', () => {
     expect(config.register!.webhookName).toBe(committed.webhooks[0].name);
     expect(config.register!.timeoutSeconds).toBe(committed.webhooks[0].timeoutSeconds);
     const rbac = ours.filter((d) => d.file === 'karmada/register-rbac.yaml').map((d) => d.object);
-    const role = rbac.find((o) => o.kind === 'ClusterRole');
+    const role = rbac.find((o) => o.kind === 'ClusterRole')!;
     expect(role.rules.flatMap((r: any) => r.verbs).sort()).toEqual(['create', 'get', 'update']);
     expect(role.rules.find((r: any) => r.verbs.includes('update')).resourceNames).toEqual([committed.metadata.name]);
   });
