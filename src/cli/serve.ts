@@ -9,7 +9,7 @@ import { Metrics } from '../server/metrics.js';
 import { Readiness } from '../server/readiness.js';
 import { CertificateWatcher, readKeyPair, writeSelfSigned } from '../server/tls.js';
 import { ExchangeRecorder } from '../record/recorder.js';
-import { Registrar } from '../register/registrar.js';
+import type { Registrar } from '../register/registrar.js';
 
 export const summary = 'serve the interpreter webhook over HTTPS';
 export const help = `Usage: karmada-interpreter serve [options]
@@ -109,6 +109,8 @@ export async function startServer(config: ServeConfig) {
   });
 
   if (config.register) {
+    // Loaded only with --register: @kubernetes/client-node alone takes ~0.9 s to import.
+    const { Registrar } = await import('../register/registrar.js');
     registrar = new Registrar(() => loaded.registry.served(), { ...config.register, certFile }, logger);
   }
   // While draining, every response asks the client to reconnect (Connection: close), so Karmada's

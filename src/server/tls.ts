@@ -8,7 +8,6 @@ import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { generateSelfSigned } from './certificates.js';
 
 export interface KeyPair {
   cert: string;
@@ -51,6 +50,9 @@ export interface SelfSignedFiles {
 export async function writeSelfSigned(sans: string[], outDir?: string): Promise<SelfSignedFiles> {
   const dir = outDir ?? join(tmpdir(), `karmada-interpreter-webhook-${process.pid}`);
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  // Loaded on demand: @peculiar/x509 and its dependencies take ~0.2-0.3 s to import, which a server
+  // given its certificate files (the production case) should not pay at start-up.
+  const { generateSelfSigned } = await import('./certificates.js');
   const generated = await generateSelfSigned(sans);
   const files = { caFile: join(dir, 'ca.crt'), certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') };
   await Promise.all([
