@@ -95,5 +95,5 @@ describe('certificate rotation under load', () => {
     expect(seen.size).toBeGreaterThanOrEqual(3);
     const metrics = (await server.app.inject('/metrics')).body;
     expect(metrics).toMatch(/karmada_interpreter_certificate_reloads_total\{result="success"\} 3/);
-  });
+  }, 60000);
 });

@@ -101,7 +101,7 @@ describe('fuzzing /interpret', () => {
     );
     // The mutations leave many requests valid, so successful paths were exercised too.
     expect(successes).toBeGreaterThan(100);
-  });
+  }, 60000);
 
   it('random bodies, content types and paths always get a well-formed envelope', async () => {
     await fc.assert(
@@ -121,7 +121,7 @@ describe('fuzzing /interpret', () => {
       ),
       { numRuns: 1500 },
     );
-  });
+  }, 60000);
 
   it('the server still answers normally afterwards and no prototype was polluted', async () => {
     expect((await app.inject('/healthz')).statusCode).toBe(200);

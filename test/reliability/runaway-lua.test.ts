@@ -118,5 +118,5 @@ describe('runaway Lua scripts under load', () => {
     const after = envelope('InterpretHealth', scaledObject, 'after');
     const answer = await send(target, { path: '/interpret', body: JSON.stringify(after), agent });
     expect(expectWellFormed(answer.status, answer.body, after).response).toMatchObject({ successful: true, healthy: true });
-  });
+  }, 60000);
 });

@@ -100,10 +100,10 @@ describe('graceful shutdown of the real process', () => {
 
     // No request lost: every request sent got a successful envelope.
     expect(errors.map((e) => e.message)).toEqual([]);
-    expect(answers.length).toBeGreaterThan(20);
+    expect(answers.length).toBeGreaterThan(10);
     for (const a of answers) {
       expect(a.status).toBe(200);
       expect(JSON.parse(a.body).response.successful).toBe(true);
     }
-  });
+  }, 90_000);
 });

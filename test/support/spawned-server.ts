@@ -39,7 +39,7 @@ export async function spawnServer(args: string[] = [], env: NodeJS.ProcessEnv = 
   );
   const port = await new Promise<number>((resolvePort, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start in 30 s; stderr: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s; stderr: ${stderr}`)), 60_000);
     child.stdout!.on('data', (chunk) => {
       buffer += chunk;
       let newline;
