@@ -111,7 +111,14 @@ export async function startServer(config: ServeConfig) {
   if (config.register) {
     // Loaded only with --register: @kubernetes/client-node alone takes ~0.9 s to import.
     const { Registrar } = await import('../register/registrar.js');
-    registrar = new Registrar(() => loaded.registry.served(), { ...config.register, certFile }, logger);
+    const { Counter } = await import('prom-client');
+    const registrations = new Counter({
+      name: 'karmada_interpreter_registrations_total',
+      help: 'Applies of the ResourceInterpreterWebhookConfiguration in karmada-apiserver (--register) by result: created, updated, unchanged, error',
+      labelNames: ['result'],
+      registers: [metrics.registry],
+    });
+    registrar = new Registrar(() => loaded.registry.served(), { ...config.register, certFile }, logger, {}, (result) => registrations.inc({ result }));
   }
   // While draining, every response asks the client to reconnect (Connection: close), so Karmada's
   // keep-alive connections move to other replicas instead of being cut when we close.

@@ -65,5 +65,8 @@ describe('serve --register', () => {
     expect(await until(() => caBundle() === second.caPem)).toBe(true);
     expect(api.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
     expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(1);
+    const metrics = (await server.app.inject('/metrics')).body;
+    expect(metrics).toMatch(/karmada_interpreter_registrations_total\{result="created"\} 1/);
+    expect(metrics).toMatch(/karmada_interpreter_registrations_total\{result="updated"\} 1/);
   });
 });
