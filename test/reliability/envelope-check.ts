@@ -15,7 +15,8 @@ export function expectWellFormed(status: number, text: string, sent: unknown): I
   expect(typeof response.uid).toBe('string');
   expect(typeof response.successful).toBe('boolean');
   const request = (sent as { request?: InterpreterRequest } | null)?.request;
-  if (typeof request?.uid === 'string' && response.successful) expect(response.uid).toBe(request.uid);
+  // The uid is echoed whenever the request carries one, failures included (Karmada logs by it).
+  if (typeof request?.uid === 'string') expect(response.uid).toBe(request.uid);
   if (!response.successful) {
     expect(Number.isInteger(response.status?.code)).toBe(true);
     expect(response.status!.code).toBeGreaterThanOrEqual(400);
