@@ -1,7 +1,9 @@
 // The only module that loads fengari. It must configure and patch fengari BEFORE any other code
 // requires it, because fengari reads FENGARICONF once at load time and several of its modules copy
 // internal functions into local bindings when they are first required.
-import { createRequire } from 'node:module';
+import { createRequire, Module } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
@@ -32,7 +34,37 @@ lstring.luaS_bless = function blessWithBudget(L: unknown, str: Uint8Array) {
   return originalBless(L, str);
 };
 
+/**
+ * Step budget of fengari's Lua pattern matcher. Matching runs in JS (string.find/match/gmatch), where
+ * the count hook never fires, and patterns like ".-.-.-x" over a long subject backtrack for minutes.
+ * lstrlib.js keeps `match` private, so its source is loaded here with one line added at the top of
+ * `match`: every `left` steps it calls `refill(L)`, which checks the call's deadline and may raise a
+ * Lua error (as the matcher itself does for malformed patterns). Undefined if fengari's source changed.
+ */
+export interface PatternSteps { left: number; refill: (L: unknown) => void }
+const MATCH_HEADER = 'const match = function(ms, s, p) {';
+function loadPatchedStringLibrary(): { patternSteps: PatternSteps; luaopen_string: unknown } | undefined {
+  const path = require.resolve('fengari/src/lstrlib.js');
+  const source = readFileSync(path, 'utf8');
+  if (!source.includes(MATCH_HEADER)) return undefined;
+  const patched =
+    source.replace(MATCH_HEADER, `${MATCH_HEADER} if (--patternSteps.left <= 0) patternSteps.refill(ms.L);`) +
+    '\nconst patternSteps = { left: Infinity, refill() { this.left = Infinity; } };\nmodule.exports.patternSteps = patternSteps;\n';
+  const ModuleClass = Module as any;
+  const compiled = new ModuleClass(path);
+  compiled.filename = path;
+  compiled.paths = ModuleClass._nodeModulePaths(dirname(path));
+  compiled._compile(patched, path);
+  compiled.loaded = true;
+  return compiled.exports;
+}
+// Compiled as a separate module instance (fengari's own lstrlib.js loads too, through lualib.js, and
+// stays unused): it shares every other fengari module through the require cache.
+const patchedStringLibrary = loadPatchedStringLibrary();
+export const patternSteps: PatternSteps | undefined = patchedStringLibrary?.patternSteps;
+
 const fengariModule = require('fengari');
+if (patchedStringLibrary) fengariModule.lualib.luaopen_string = patchedStringLibrary.luaopen_string;
 export const lua: any = fengariModule.lua;
 export const lauxlib: any = fengariModule.lauxlib;
 export const lualib: any = fengariModule.lualib;

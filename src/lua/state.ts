@@ -2,7 +2,7 @@
 // environment, the deadline/memory guard in a count hook, and restoration of anything a script
 // changed in the shared library tables.
 import { getHeapStatistics } from 'node:v8';
-import { lua, lauxlib, to_luastring, observeStringAllocations } from './fengari.js';
+import { lua, lauxlib, to_luastring, observeStringAllocations, patternSteps } from './fengari.js';
 import { openSandbox, luaToJsString, type SandboxHandles } from './sandbox.js';
 import { LuaScriptError } from './errors.js';
 
@@ -12,6 +12,8 @@ const HOOK_INSTRUCTIONS = 1000;
 const HOOK_CALLS_PER_MEMORY_CHECK = 8;
 /** String bytes a call may create between two heap checks. */
 const STRING_BYTES_PER_MEMORY_CHECK = 8 * 1024 * 1024;
+/** Pattern-matcher steps between two deadline checks inside string.find/match/gmatch. */
+const PATTERN_STEPS_PER_CHECK = 10_000;
 const CHUNK_NAME = to_luastring('=<string>');
 /** Compiled chunks kept per state (oldest dropped first). */
 const MAX_CHUNKS_PER_STATE = 512;
@@ -104,6 +106,10 @@ export class LuaState {
     this.body = body;
     lua.lua_settop(L, 0);
     observeStringAllocations((Ls, bytes) => this.onStringAllocation(Ls, bytes));
+    if (patternSteps) {
+      patternSteps.left = PATTERN_STEPS_PER_CHECK;
+      patternSteps.refill = (Ls) => this.onPatternSteps(Ls);
+    }
     try {
       lua.lua_pushcfunction(L, this.runProtected);
       lua.lua_pushinteger(L, chunkRef);
@@ -122,6 +128,7 @@ export class LuaState {
       }
     } finally {
       observeStringAllocations(undefined);
+      if (patternSteps) patternSteps.left = Infinity;
       this.limits = undefined;
       this.body = undefined;
       lua.lua_settop(L, 0);
@@ -148,6 +155,17 @@ export class LuaState {
   };
 
   private readonly hook = (L: any): void => this.onHook(L);
+
+  /** Called by the pattern matcher every PATTERN_STEPS_PER_CHECK steps (a safe point to raise). */
+  private onPatternSteps(L: any): void {
+    patternSteps!.left = PATTERN_STEPS_PER_CHECK;
+    const limits = this.limits;
+    if (limits && performance.now() > limits.deadline) {
+      this.failure = 'timeout';
+      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
+      raiseAtCurrentLine(L, 'context deadline exceeded');
+    }
+  }
 
   private onHook(L: any): void {
     const limits = this.limits;
@@ -275,7 +293,11 @@ export class LuaState {
 function raiseAtCurrentLine(L: any, message: string): never {
   const ar = new lua.lua_Debug();
   let where = '';
-  if (lua.lua_getstack(L, 0, ar) && lua.lua_getinfo(L, to_luastring('Sl'), ar) && ar.currentline > 0) where = `<string>:${ar.currentline}: `;
+  // Level 0 is the running function: the hooked Lua function, or a library function (string.find)
+  // whose Lua caller is the line we want.
+  for (let level = 0; level <= 1 && where === ''; level++) {
+    if (lua.lua_getstack(L, level, ar) && lua.lua_getinfo(L, to_luastring('Sl'), ar) && ar.currentline > 0) where = `<string>:${ar.currentline}: `;
+  }
   lua.lua_pushstring(L, to_luastring(where + message));
   lua.lua_error(L);
   throw new Error('unreachable');
