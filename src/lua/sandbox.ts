@@ -130,7 +130,14 @@ const mathExtras: Record<string, CFunction> = {
   pow: (L) => { lua.lua_pushnumber(L, Math.pow(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checknumber(L, 2))); return 1; },
   ldexp: (L) => { lua.lua_pushnumber(L, lauxlib.luaL_checknumber(L, 1) * 2 ** lauxlib.luaL_checknumber(L, 2)); return 1; },
   frexp: (L) => { const [m, e] = frexp(lauxlib.luaL_checknumber(L, 1)); lua.lua_pushnumber(L, m); lua.lua_pushnumber(L, e); return 2; },
-  mod: (L) => { lua.lua_pushnumber(L, lauxlib.luaL_checknumber(L, 1) % lauxlib.luaL_checknumber(L, 2)); return 1; },
+  // gopher-lua's math.mod is luaModulo (the sign follows the divisor, like `%`), not fmod.
+  mod: (L) => {
+    const divisor = lauxlib.luaL_checknumber(L, 2);
+    let result = lauxlib.luaL_checknumber(L, 1) % divisor;
+    if ((divisor > 0 && result < 0) || (divisor < 0 && result > 0)) result += divisor;
+    lua.lua_pushnumber(L, result);
+    return 1;
+  },
 };
 
 const tableGetn: CFunction = (L) => {

@@ -49,9 +49,9 @@ describe('arithmetic', () => {
 describe('5.1 globals', () => {
   it('has unpack, math.pow, math.mod, table.getn, table.maxn, math.huge as max float64', async () => {
     expect(await reflect(`local a, b = unpack({1, 2}); local t = {1, 2, 3}; t[10] = 1
-      return { a = a, b = b, pow = math.pow(2, 10), mod = math.mod(7, 3), negmod = math.mod(-7, 3), getn = table.getn({1, 2, 3}), maxn = table.maxn(t),
+      return { a = a, b = b, pow = math.pow(2, 10), mod = math.mod(7, 3), negmod = math.mod(-7, 3), fmod = math.fmod(-7, 3), getn = table.getn({1, 2, 3}), maxn = table.maxn(t),
         huge = math.huge == 1.7976931348623157e308, finite = math.huge < 1/0, atan2 = math.atan2(1, 1) * 4 == math.pi, log10 = math.log10(1000), ldexp = math.ldexp(0.5, 4) }`)).toEqual({
-      a: 1, b: 2, pow: 1024, mod: 1, negmod: -1, getn: 3, maxn: 10, huge: true, finite: true, atan2: true, log10: 3, ldexp: 8,
+      a: 1, b: 2, pow: 1024, mod: 1, negmod: 2, fmod: -1, getn: 3, maxn: 10, huge: true, finite: true, atan2: true, log10: 3, ldexp: 8,
     });
   });
 
