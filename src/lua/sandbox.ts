@@ -146,6 +146,48 @@ const tableGetn: CFunction = (L) => {
   return 1;
 };
 
+/**
+ * table.sort without Lua 5.3's "invalid order function for sorting": gopher-lua sorts with Go's sort
+ * package, which never raises for an inconsistent comparator (e.g. `a.x <= b.x`). Values are copied
+ * to a scratch table, indices sorted in JS (the Lua comparator still runs under the count hook), and
+ * written back.
+ */
+const tableSort: CFunction = (L) => {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  const n = lauxlib.luaL_len(L, 1);
+  const hasComparator = !lua.lua_isnoneornil(L, 2);
+  if (hasComparator) lauxlib.luaL_checktype(L, 2, lua.LUA_TFUNCTION);
+  lua.lua_settop(L, 2);
+  lua.lua_createtable(L, n, 0); // 3: scratch copy
+  for (let i = 1; i <= n; i++) {
+    lua.lua_rawgeti(L, 1, i);
+    lua.lua_rawseti(L, 3, i);
+  }
+  const lessThan = (a: number, b: number): boolean => {
+    if (hasComparator) {
+      lua.lua_pushvalue(L, 2);
+      lua.lua_rawgeti(L, 3, a);
+      lua.lua_rawgeti(L, 3, b);
+      lua.lua_call(L, 2, 1);
+      const result = lua.lua_toboolean(L, -1);
+      lua.lua_pop(L, 1);
+      return result;
+    }
+    lua.lua_rawgeti(L, 3, a);
+    lua.lua_rawgeti(L, 3, b);
+    const result = lua.lua_compare(L, -2, -1, lua.LUA_OPLT);
+    lua.lua_pop(L, 2);
+    return result;
+  };
+  const order = Array.from({ length: n }, (_, i) => i + 1);
+  order.sort((a, b) => (lessThan(a, b) ? -1 : lessThan(b, a) ? 1 : 0));
+  order.forEach((from, i) => {
+    lua.lua_rawgeti(L, 3, from);
+    lua.lua_rawseti(L, 1, i + 1);
+  });
+  return 0;
+};
+
 const tableMaxn: CFunction = (L) => {
   lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
   let max = 0;
@@ -217,7 +259,8 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
   lua.lua_getfield(L, fengariTable, to_luastring('unpack'));
   lua.lua_setfield(L, base, to_luastring('unpack'));
   lua.lua_createtable(L, 0, 6);
-  for (const name of ['concat', 'insert', 'remove', 'sort']) copyField(L, fengariTable, name);
+  for (const name of ['concat', 'insert', 'remove']) copyField(L, fengariTable, name);
+  setFunction(L, 'sort', tableSort);
   setFunction(L, 'getn', tableGetn);
   setFunction(L, 'maxn', tableMaxn);
   lua.lua_setfield(L, base, to_luastring('table'));

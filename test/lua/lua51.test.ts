@@ -62,6 +62,16 @@ describe('5.1 globals', () => {
     });
   });
 
+  it('table.sort sorts with or without a comparator and never raises "invalid order function"', async () => {
+    expect(await reflect(`local a = { 5, 3, 9, 1, 3 }; table.sort(a)
+      local b = { "b", "c", "a" }; table.sort(b, function(x, y) return x > y end)
+      local c = {}; for i = 1, 50 do c[i] = { x = i % 3 } end
+      table.sort(c, function(p, q) return p.x <= q.x end)
+      local ordered = true; for i = 2, #c do if c[i - 1].x > c[i].x then ordered = false end end
+      return { a = a, b = b, ordered = ordered, n = #c }`)).toEqual({ a: [1, 3, 3, 5, 9], b: ['c', 'b', 'a'], ordered: true, n: 50 });
+    await expect(reflect(`local t = { 1, "x" }; table.sort(t); return {}`)).rejects.toThrow(/attempt to compare/);
+  });
+
   it('math.frexp matches C', async () => {
     expect(await reflect(`local m, e = math.frexp(8); local m2, e2 = math.frexp(-3); return { m = m, e = e, m2 = m2, e2 = e2 }`)).toEqual({ m: 0.5, e: 4, m2: -0.75, e2: 2 });
   });
