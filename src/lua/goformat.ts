@@ -61,9 +61,9 @@ function formatFloat(x: number, verb: string, spec: Spec): string {
   const negative = x < 0 || Object.is(x, -0);
   const abs = Math.abs(x);
   if (!Number.isFinite(x)) {
-    const body = Number.isNaN(x) ? 'NaN' : 'Inf';
-    const signed = Number.isNaN(x) ? (spec.plus ? '+NaN' : spec.space ? ' NaN' : 'NaN') : negative ? '-Inf' : spec.plus || !spec.space ? '+Inf' : ' Inf';
-    return pad(body === 'NaN' ? signed : signed, spec, false);
+    // Go prints infinities with an explicit sign ("+Inf", "-Inf") and NaN bare, whatever the verb.
+    const text = Number.isNaN(x) ? (spec.plus ? '+NaN' : spec.space ? ' NaN' : 'NaN') : negative ? '-Inf' : spec.space && !spec.plus ? ' Inf' : '+Inf';
+    return pad(text, spec, false);
   }
   let body: string;
   switch (verb) {
@@ -80,9 +80,7 @@ function formatFloat(x: number, verb: string, spec: Spec): string {
       if (verb === 'G') body = body.toUpperCase();
     }
   }
-  const out = withSign(body, negative, spec);
-  // Go prints "+Inf" for %v of +Inf but plain digits otherwise; "-0" keeps its sign like Go.
-  return pad(out, spec);
+  return pad(withSign(body, negative, spec), spec); // "-0" keeps its sign, as in Go
 }
 
 function goQuote(s: string): string {

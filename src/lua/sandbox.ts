@@ -29,6 +29,11 @@ export function luaToJsString(L: any, index: number): string {
   return utf8.decode(lua.lua_tolstring(L, index));
 }
 
+/** luaL_checkstring (numbers are converted in place), as a JS string. */
+function checkedString(L: any, index: number): string {
+  return utf8.decode(lauxlib.luaL_checklstring(L, index));
+}
+
 function setFunction(L: any, name: string, fn: CFunction): void {
   lua.lua_pushcfunction(L, fn);
   lua.lua_setfield(L, -2, to_luastring(name));
@@ -89,7 +94,7 @@ function formatArgAt(L: any, index: number): FormatArg {
 }
 
 const stringFormat: CFunction = (L) => {
-  const format = luaToJsString(L, lauxlib.luaL_checkstring(L, 1) ? 1 : 1);
+  const format = checkedString(L, 1);
   if (lua.lua_rawlen(L, 1) > MAX_STRING_PARAM_LENGTH) {
     raise(L, `string length ${lua.lua_rawlen(L, 1)} exceeds the maximum allowed input string length ${MAX_STRING_PARAM_LENGTH} in Karmada lua string lib, please check your lua script.`);
   }
@@ -372,7 +377,7 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
 }
 
 const preloadLoader: CFunction = (L) => {
-  const name = luaToJsString(L, lauxlib.luaL_checkstring(L, 1) ? 1 : 1);
+  const name = checkedString(L, 1);
   lua.lua_getfield(L, lua.lua_upvalueindex(1), to_luastring('preload'));
   if (lua.lua_type(L, -1) !== lua.LUA_TTABLE) raise(L, 'package.preload must be a table');
   lua.lua_getfield(L, -1, to_luastring(name));
@@ -382,7 +387,7 @@ const preloadLoader: CFunction = (L) => {
 
 /** gopher-lua's require over package.loaded and package.loaders (which only hold the preload loader). */
 const requireModule: CFunction = (L) => {
-  const name = luaToJsString(L, lauxlib.luaL_checkstring(L, 1) ? 1 : 1);
+  const name = checkedString(L, 1);
   lua.lua_settop(L, 1);
   const pkg = lua.lua_upvalueindex(1);
   lua.lua_getfield(L, pkg, to_luastring('loaded')); // 2
