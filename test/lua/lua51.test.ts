@@ -103,6 +103,10 @@ describe('string.format as Go fmt.Sprintf over Lua values', () => {
     ['"%i", 7.9', '7'],
     ['"%c", 65', 'A'],
     ['"%+d", 5', '+5'],
+    ['"%f %f", 1/0, -1/0', '+Inf -Inf'],
+    ['"%.3g|%.3g|%.3g", 1234.5678, 0.0001234, 2', '1.23e+03|0.000123|2'],
+    ['"%8.3f|%-8.2f|", -3.14159, 2.5', '  -3.142|2.50    |'],
+    ['"%5s|%-5s|%.2s", "ab", "ab", "abcdef"', '   ab|ab   |ab'],
   ])('string.format(%s) == %j', async (args, expected) => {
     expect(await reflect(`return { s = string.format(${args}) }`)).toEqual({ s: expected });
   });
