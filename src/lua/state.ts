@@ -5,6 +5,7 @@ import { getHeapStatistics } from 'node:v8';
 import { lua, lauxlib, to_luastring, observeStringAllocations, patternSteps } from './fengari.js';
 import { openSandbox, luaToJsString, type SandboxHandles } from './sandbox.js';
 import { LuaScriptError } from './errors.js';
+import { toLua53Source } from './source.js';
 
 /** Instructions between two deadline checks (a check costs ~50 ns; 1000 instructions ~10-20 µs). */
 const HOOK_INSTRUCTIONS = 1000;
@@ -69,7 +70,7 @@ export class LuaState {
   chunk(script: string): { ref: number; cached: boolean } {
     const existing = this.chunks.get(script);
     if (existing !== undefined) return { ref: existing, cached: true };
-    const code = to_luastring(script);
+    const code = to_luastring(toLua53Source(script));
     const status = lauxlib.luaL_loadbuffer(this.L, code, code.length, CHUNK_NAME);
     if (status !== lua.LUA_OK) {
       const message = luaToJsString(this.L, -1);

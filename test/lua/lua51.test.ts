@@ -111,3 +111,22 @@ describe('string.format as Go fmt.Sprintf over Lua values', () => {
     expect(await reflect(`return { s = string.format(${args}) }`)).toEqual({ s: expected });
   });
 });
+
+describe('source compatibility', () => {
+  it('keeps the character of escapes gopher-lua does not know ("\\." is "."), as Lua 5.1 does', async () => {
+    const out = await reflect(`local version = "v1.25"
+      return { dot = "a\\.b", found = string.find(version, "\\.") ~= nil, x = "\\x41", tab = "a\\tb", dec = "\\65", quote = 'it\\'s', long = [[\\.]] }`);
+    expect(out).toEqual({ dot: 'a.b', found: true, x: 'x41', tab: 'a\tb', dec: 'A', quote: "it's", long: '\\.' });
+  });
+
+  it('leaves comments alone and keeps line numbers', async () => {
+    const err = await rt.reflectStatus(`-- a comment with "\\q" inside
+--[[ block "\\q"
+]]
+function ReflectStatus(o)
+  local s = "\\q"
+  error("boom " .. s)
+end`, workload()).then(() => undefined, (e: unknown) => e as { line: number; luaMessage: string });
+    expect(err).toMatchObject({ line: 6, luaMessage: 'boom q' });
+  });
+});
