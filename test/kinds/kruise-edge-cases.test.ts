@@ -9,6 +9,8 @@ import { cloneSet } from '../../interpreters/apps.kruise.io/v1alpha1/CloneSet/in
 import { advancedStatefulSet, PROPAGATE_GOVERNING_SERVICE_ANNOTATION } from '../../interpreters/apps.kruise.io/v1beta1/StatefulSet/index.js';
 import { InterpreterError, type AggregatedStatusItem, type KObject } from '../../src/interpreter/types.js';
 import { evaluatePreservation } from '../../src/preservation/index.js';
+import { interpret } from '../../src/interpreter/dispatch.js';
+import { Registry } from '../../src/interpreter/registry.js';
 
 const cs = (spec?: KObject, extra: KObject = {}): KObject => ({
   apiVersion: 'apps.kruise.io/v1alpha1',
@@ -214,5 +216,17 @@ describe('shared helpers', () => {
       { type: 'FailedScale', status: 'False' },
     ]);
     expect(mergeConditions([{ clusterName: 'm1', conditions: [] }])).toBeUndefined();
+  });
+});
+
+describe('spec.replicas outside int32', () => {
+  it.each([2147483648, 2 ** 53 + 1, Infinity, -1, 1.5])('%s is a 400 naming the field, not a 500', async (replicas) => {
+    const outcome = await interpret(new Registry({ 'builtin-ts': [cloneSet] }), {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      operation: 'InterpretReplica',
+      object: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'web' }, spec: { replicas } },
+    });
+    expect(outcome).toMatchObject({ ok: false, code: 400, message: expect.stringMatching(/spec\.replicas must be an integer from 0 to 2147483647/) });
   });
 });

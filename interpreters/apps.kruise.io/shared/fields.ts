@@ -28,8 +28,10 @@ export function ensureObject(obj: JsonObject, key: string): JsonObject {
 export function specReplicas(obj: KObject): number {
   const value = isObject(obj.spec) ? obj.spec.replicas : undefined;
   if (value === undefined || value === null) return 1;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
-  throw new InterpreterError(400, `spec.replicas must be a non-negative integer, got ${JSON.stringify(value)}`);
+  // int32 in the Kruise API: a larger value would be rejected by the member API server anyway.
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 2147483647) return value;
+  const shown = typeof value === 'number' ? String(value) : JSON.stringify(value);
+  throw new InterpreterError(400, `spec.replicas must be an integer from 0 to 2147483647, got ${shown}`);
 }
 
 /** spec, or {} when absent or not an object. */
