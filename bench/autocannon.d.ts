@@ -16,6 +16,7 @@ declare module 'autocannon' {
     timeout?: number;
     sampleInt?: number;
     servername?: string;
+    expectBody?: string;
   }
 
   interface Result {
@@ -23,6 +24,7 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    mismatches: number;
     resets: number;
   }
 

@@ -39,3 +39,4 @@ server.listen(0, '127.0.0.1', () => {
   process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGINT', () => process.exit(0));

@@ -9,6 +9,8 @@ export interface LoadOptions {
   durationSeconds: number;
   /** Requests per second over all connections (fixed-rate pass); 0 = as fast as possible. */
   overallRate?: number;
+  /** The exact answer every request must get (our answers are HTTP 200 even when they fail). */
+  expectBody?: string;
 }
 
 export interface LoadResult {
@@ -17,7 +19,7 @@ export interface LoadResult {
   p99Ms: number;
   maxMs: number;
   completed: number;
-  /** errors + timeouts + non-2xx + resets: must be 0 for the numbers to count. */
+  /** errors + timeouts + non-2xx + resets + answers other than expectBody: must be 0 for the numbers to count. */
   failures: number;
 }
 
@@ -38,6 +40,7 @@ export async function drive(port: number, path: string, body: string, options: L
     duration: options.durationSeconds,
     sampleInt: 250,
     ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+    ...(options.expectBody ? { expectBody: options.expectBody } : {}),
   });
   let notOk = 0;
   instance.on('response', (_client, status, _bytes, ms) => {
@@ -52,6 +55,6 @@ export async function drive(port: number, path: string, body: string, options: L
     p99Ms: percentile(sorted, 99),
     maxMs: sorted.length ? sorted[sorted.length - 1]! : NaN,
     completed: latencies.length,
-    failures: notOk + result.errors + result.timeouts + result.non2xx + result.resets,
+    failures: notOk + result.errors + result.timeouts + result.non2xx + result.resets + result.mismatches,
   };
 }

@@ -21,11 +21,13 @@ function benchScript(field: string): string {
   return ric.spec.customizations[field]!.luaScript;
 }
 
+/** CPU µs per call (this process's CPU time, so other load on a shared machine skews it less than wall time). */
 async function timeCalls(calls: number, call: (i: number) => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < Math.min(50, calls); i++) await call(-1 - i); // warm up the JIT
-  const started = performance.now();
+  for (let i = 0; i < Math.min(100, calls); i++) await call(-1 - i); // warm up the JIT
+  const started = process.cpuUsage();
   for (let i = 0; i < calls; i++) await call(i);
-  return ((performance.now() - started) * 1000) / calls;
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / calls;
 }
 
 export async function compileOnceVersusEveryCall(label: string, object: KObject, items: AggregatedStatusItem[], calls: number): Promise<CompileResult> {

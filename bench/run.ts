@@ -1,7 +1,10 @@
 // `npm run bench`: our server against a bare HTTPS baseline, Lua against TypeScript, compile caching,
 // start-up time; writes bench/results.md. Expects a fresh `npm run build` (the npm script runs it).
-// Environment: BENCH_DURATION (seconds per pass, default 2), BENCH_WARMUP (default 0.5),
-// BENCH_CONNECTIONS (default 8), BENCH_CONDITIONS (free text for results.md), BENCH_OUT (results file).
+// Environment: BENCH_DURATION (seconds per pass, default 1.5), BENCH_WARMUP (default 0.5),
+// BENCH_CONNECTIONS (default 8), BENCH_CONDITIONS (free text for results.md), BENCH_OUT (results file),
+// BENCH_ONLY (a regular expression: only the TypeScript, baseline and Lua passes of matching case ids,
+// printed and not written; for quick before/after comparisons while optimising), BENCH_SERVE_ARGS
+// (extra `serve` arguments for the TypeScript server, e.g. "--log-level warn" to see what logging costs).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,26 +13,42 @@ import { generateSelfSigned } from '../src/server/certificates.js';
 import type { InterpreterContext } from '../src/protocol/wire.js';
 import { fixtureCases, largeAggregateCase, type BenchCase } from './cases.js';
 import { drive, type LoadResult } from './load.js';
+import { paced } from './paced.js';
 import { compileOnceVersusEveryCall } from './lua-compile.js';
 import { peakRssBytes, sampled } from './process-stats.js';
-import { machine, markdown, type CaseRow, type Findings, type Measured } from './report.js';
+import { machine, markdown, type CaseRow, type Findings, type FixedRate, type Measured } from './report.js';
 import { post, startBaseline, startChildServer, startInProcessServer, type RunningServer } from './servers.js';
 import { measureStartup } from './startup.js';
 
-const durationSeconds = Number(process.env.BENCH_DURATION ?? 2);
+const durationSeconds = Number(process.env.BENCH_DURATION ?? 1.5);
 const warmupSeconds = Number(process.env.BENCH_WARMUP ?? 0.5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const outFile = process.env.BENCH_OUT ?? 'bench/results.md';
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 const MB = 1024 * 1024;
 
 const log = (message: string) => process.stdout.write(`${message}\n`);
 const pathOf = (c: BenchCase) => `/interpret/${c.id}?timeout=10s`;
 
+/** Answers our servers gave to each case when checked: every answer under load must be the same. */
+const expected = new Map<string, string>();
+const expectedKey = (server: RunningServer, c: BenchCase) => `${server.name} ${c.id}`;
+
 async function measure(server: RunningServer, c: BenchCase, overallRate?: number): Promise<Measured> {
-  if (!overallRate && warmupSeconds > 0) await drive(server.port, pathOf(c), c.body, { connections, durationSeconds: warmupSeconds });
-  const run = await sampled(server.pids, () => drive(server.port, pathOf(c), c.body, { connections, durationSeconds, overallRate }));
+  const expectBody = expected.get(expectedKey(server, c));
+  if (!overallRate && warmupSeconds > 0) await drive(server.port, pathOf(c), c.body, { connections, durationSeconds: warmupSeconds, expectBody });
+  const run = await sampled(server.pids, () => drive(server.port, pathOf(c), c.body, { connections, durationSeconds, overallRate, expectBody }));
   if (run.result.failures > 0) throw new Error(`${server.name} ${c.id}: ${run.result.failures} failed requests`);
   return { ...run.result, peakRssMb: run.peakRss / MB, cpuCores: run.cpuCores };
+}
+
+/** Half the saturation rate, two ways: autocannon's overallRate (bursty) and evenly spaced requests. */
+async function halfRate(server: RunningServer, c: BenchCase, saturated: number): Promise<{ fixed: FixedRate; paced: FixedRate }> {
+  const rate = Math.max(1, Math.round(saturated / 2));
+  const fixed = { ...(await measure(server, c, rate)), rate };
+  const spaced = await paced(server.port, pathOf(c), c.body, rate, durationSeconds, connections, expected.get(expectedKey(server, c)));
+  if (spaced.failures > 0) throw new Error(`${server.name} ${c.id}: ${spaced.failures} failed requests at a fixed rate`);
+  return { fixed, paced: { ...spaced, rate } };
 }
 
 /** Sends every case once, checks the answer (fixtures: exactly the recorded response), returns answer sizes. */
@@ -43,6 +62,7 @@ async function check(server: RunningServer, cases: BenchCase[], compareToRecordi
       throw new Error(`${server.name} ${c.id}: answer differs from the recording ${c.source}`);
     }
     sizes.set(c.id, Buffer.byteLength(text));
+    expected.set(expectedKey(server, c), text);
   }
   return sizes;
 }
@@ -61,14 +81,15 @@ async function main(): Promise<void> {
   writeFileSync(keyFile, certs.keyPem);
   const serverFiles = { certFile, keyFile };
 
-  const cases = [...(await fixtureCases()), largeAggregateCase()];
+  const cases = [...(await fixtureCases()), largeAggregateCase()].filter((c) => !only || only.test(c.id));
   const rows: CaseRow[] = [];
   let ts: RunningServer | undefined;
   let lua: RunningServer | undefined;
   let baseline: RunningServer | undefined;
   const findings: Partial<Findings> = { inProcess: [], cluster: [], compile: [], startup: [] };
   try {
-    ts = await startChildServer({ name: 'typescript', ...serverFiles, logFile: join(dir, 'typescript.log') });
+    const serveArgs = process.env.BENCH_SERVE_ARGS?.split(' ').filter(Boolean) ?? [];
+    ts = await startChildServer({ name: 'typescript', ...serverFiles, logFile: join(dir, 'typescript.log'), extraArgs: serveArgs });
     const sizes = await check(ts, cases, true);
     log(`checked ${cases.length} cases against the recordings`);
     const sizesFile = join(dir, 'sizes.json');
@@ -86,35 +107,40 @@ async function main(): Promise<void> {
     const cloneSetCases = cases.filter((c) => c.target === 'apps.kruise.io CloneSet');
     for (const c of cloneSetCases) {
       const row = rows.find((r) => r.id === c.id)!;
-      const rate = Math.max(1, Math.round(row.ours.requestsPerSecond / 2));
-      row.fixedRate = { ...(await measure(ts, c, rate)), rate };
-      log(`${c.id.padEnd(58)} at ${rate}/s: ${fmt(row.fixedRate)}`);
+      const half = await halfRate(ts, c, row.ours.requestsPerSecond);
+      row.fixedRate = half.fixed;
+      row.pacedRate = half.paced;
+      log(`${c.id.padEnd(58)} at ${half.fixed.rate}/s: autocannon ${fmt(half.fixed)} | evenly spaced ${fmt(half.paced)}`);
     }
-    // Child process against in-process, and one process against two.
-    const pair = [cases.find((c) => c.id === 'apps-kruise-io-cloneset-interpretreplica')!, cases.find((c) => c.large)!];
+    const pair = only ? [] : [cases.find((c) => c.id === 'apps-kruise-io-cloneset-interpretreplica')!, cases.find((c) => c.large)!];
     const tsPeak = peakRssBytes(ts.pids[0]!);
     await ts.stop();
     ts = undefined;
     await baseline.stop();
     baseline = undefined;
 
-    const inProcess = await startInProcessServer(certs.certPem, certs.keyPem, join(dir, 'in-process.log'));
-    try {
-      for (const c of pair) {
-        const child = rows.find((r) => r.id === c.id)!.ours;
-        findings.inProcess!.push({ id: c.id, child, inProcess: await measure(inProcess, c) });
+    // Child process against in-process, and one process against two (not in BENCH_ONLY runs).
+    if (pair.length > 0) {
+      const inProcess = await startInProcessServer(certs.certPem, certs.keyPem, join(dir, 'in-process.log'));
+      try {
+        await check(inProcess, pair, true);
+        for (const c of pair) {
+          const child = rows.find((r) => r.id === c.id)!.ours;
+          findings.inProcess!.push({ id: c.id, child, inProcess: await measure(inProcess, c) });
+        }
+      } finally {
+        await inProcess.stop();
       }
-    } finally {
-      await inProcess.stop();
-    }
-    const two = await startChildServer({ name: 'two processes', ...serverFiles, logFile: join(dir, 'cluster.log'), processes: 2 });
-    try {
-      for (const c of pair) {
-        findings.cluster!.push({ id: c.id, one: rows.find((r) => r.id === c.id)!.ours, two: await measure(two, c) });
-        log(`${c.id.padEnd(58)} two processes: ${fmt(findings.cluster!.at(-1)!.two)}`);
+      const two = await startChildServer({ name: 'two processes', ...serverFiles, logFile: join(dir, 'cluster.log'), processes: 2 });
+      try {
+        await check(two, pair, true);
+        for (const c of pair) {
+          findings.cluster!.push({ id: c.id, one: rows.find((r) => r.id === c.id)!.ours, two: await measure(two, c) });
+          log(`${c.id.padEnd(58)} two processes: ${fmt(findings.cluster!.at(-1)!.two)}`);
+        }
+      } finally {
+        await two.stop();
       }
-    } finally {
-      await two.stop();
     }
 
     // The same CloneSet requests served by Lua customizations.
@@ -123,20 +149,22 @@ async function main(): Promise<void> {
     for (const c of cloneSetCases) {
       const row = rows.find((r) => r.id === c.id)!;
       row.lua = await measure(lua, c);
-      const rate = Math.max(1, Math.round(row.lua.requestsPerSecond / 2));
-      row.luaFixedRate = { ...(await measure(lua, c, rate)), rate };
-      log(`${c.id.padEnd(58)} lua ${fmt(row.lua)} cpu ${row.lua.cpuCores.toFixed(2)} | lua/ts ${(row.lua.requestsPerSecond / row.ours.requestsPerSecond).toFixed(2)} | at ${rate}/s p99 ${row.luaFixedRate.p99Ms.toFixed(2)} ms`);
+      const half = await halfRate(lua, c, row.lua.requestsPerSecond);
+      row.luaFixedRate = half.fixed;
+      row.luaPacedRate = half.paced;
+      log(`${c.id.padEnd(58)} lua ${fmt(row.lua)} cpu ${row.lua.cpuCores.toFixed(2)} | lua/ts ${(row.lua.requestsPerSecond / row.ours.requestsPerSecond).toFixed(2)} | at ${half.fixed.rate}/s p99 ${half.fixed.p99Ms.toFixed(2)} ms (autocannon), ${half.paced.p99Ms.toFixed(2)} ms (evenly spaced)`);
     }
     const luaPeak = peakRssBytes(lua.pids[0]!);
     await lua.stop();
     lua = undefined;
     findings.peakRssMb = { typescript: tsPeak / MB, lua: luaPeak / MB };
+    if (only) return;
 
     const small = JSON.parse(cloneSetCases.find((c) => c.operation === 'AggregateStatus')!.body) as InterpreterContext;
     const large = JSON.parse(cases.find((c) => c.large)!.body) as InterpreterContext;
     for (const [label, request, calls] of [
       [`CloneSet, ${small.request!.aggregatedStatus!.length} status items`, small, 2000],
-      [`CloneSet, ${large.request!.aggregatedStatus!.length} status items`, large, 300],
+      [`CloneSet, ${large.request!.aggregatedStatus!.length} status items`, large, 150],
     ] as const) {
       const result = await compileOnceVersusEveryCall(label, request.request!.object, request.request!.aggregatedStatus!, calls);
       findings.compile!.push(result);

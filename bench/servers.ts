@@ -4,6 +4,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { request } from 'node:https';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
@@ -30,8 +31,8 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Waits until a pino line with msg "serving" (or `marker`) appears in the log file; returns its port. */
-async function portFromLog(child: ChildProcess, logFile: string, marker = '"msg":"serving"'): Promise<number> {
+/** Waits until a JSON line containing `marker` appears in the log file; returns its port. */
+async function portFromLog(child: ChildProcess, logFile: string, marker: string): Promise<number> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}; see ${logFile}`);
@@ -52,16 +53,42 @@ export interface ChildServerOptions {
   processes?: number;
 }
 
+/** A port that was free a moment ago (so readiness can be polled whatever the log level). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function untilReady(child: ChildProcess, port: number, logFile: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}; see ${logFile}`);
+    if ((await get(port, '/readyz').catch(() => 0)) === 200) return;
+    await sleep(10);
+  }
+  throw new Error(`server not ready within 30 s; see ${logFile}`);
+}
+
 export async function startChildServer(options: ChildServerOptions): Promise<RunningServer> {
   const logFd = openSync(options.logFile, 'w');
-  const serveArgs = ['serve', '--port', '0', '--host', '127.0.0.1', '--tls-cert-file', options.certFile, '--tls-key-file', options.keyFile, ...(options.extraArgs ?? [])];
   const clustered = (options.processes ?? 1) > 1;
+  const port = clustered ? 0 : await freePort();
+  const serveArgs = ['serve', '--port', String(port), '--host', '127.0.0.1', '--tls-cert-file', options.certFile, '--tls-key-file', options.keyFile, ...(options.extraArgs ?? [])];
   const args = clustered ? ['--import', 'tsx', 'bench/cluster-serve.ts', String(options.processes), ...serveArgs] : [CLI, ...serveArgs];
   const child = spawn(process.execPath, args, { stdio: ['ignore', logFd, logFd] });
   closeSync(logFd);
-  const port = await portFromLog(child, options.logFile, clustered ? '"msg":"cluster serving"' : undefined);
-  const pids = clustered ? clusterPids(child.pid!) : [child.pid!];
-  return { name: options.name, port, pids, stop: () => stopChild(child) };
+  if (clustered) {
+    const clusterPort = await portFromLog(child, options.logFile, '"msg":"cluster serving"');
+    return { name: options.name, port: clusterPort, pids: clusterPids(child.pid!), stop: () => stopChild(child) };
+  }
+  await untilReady(child, port, options.logFile);
+  return { name: options.name, port, pids: [child.pid!], stop: () => stopChild(child) };
 }
 
 /** The primary and its workers (children listed by the kernel). */
