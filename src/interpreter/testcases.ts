@@ -18,6 +18,8 @@ export interface TestCase {
   statusItems?: AggregatedStatusItem[];
   inputReplicas?: number;
   output: Record<string, unknown>;
+  /** Set when this document could not be parsed; the case fails with it, the file's other cases still run. */
+  loadError?: string;
 }
 
 const CASE_FIELDS = ['name', 'description', 'desiredObj', 'observedObj', 'statusItems', 'inputReplicas', 'operation', 'output'] as const;
@@ -26,7 +28,12 @@ export async function loadTestCases(file: string): Promise<TestCase[]> {
   const text = await readFile(file, 'utf8');
   const cases: TestCase[] = [];
   for (const [index, doc] of parseAllDocuments(text).entries()) {
-    if (doc.errors.length > 0) throw new Error(`${file}: document ${index + 1}: ${doc.errors[0]!.message}`);
+    // Karmada's decoder reads one document at a time, so a malformed document fails alone.
+    if (doc.errors.length > 0) {
+      const loadError = `document ${index + 1}: ${doc.errors[0]!.message}`;
+      cases.push({ file, name: `document ${index + 1}`, operation: '', output: {}, loadError });
+      continue;
+    }
     const raw = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown> | null;
     if (raw === null || raw === undefined) continue;
     const tc: Record<string, unknown> = { file };
@@ -48,6 +55,7 @@ export function caseOperation(tc: TestCase): Operation | undefined {
 
 /** The dispatch input for a case, or a problem as Karmada's harness reports it. */
 export function caseInput(tc: TestCase): InterpretInput | string {
+  if (tc.loadError !== undefined) return tc.loadError;
   const operation = caseOperation(tc);
   if (!operation) return `unknown operation ${JSON.stringify(tc.operation)}`;
   let object: KObject | undefined;

@@ -1,0 +1,43 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { caseInput, loadTestCases } from '../../src/interpreter/testcases.js';
+
+const good = (name: string) => `name: ${name}
+observedObj:
+  apiVersion: apps.example.io/v1
+  kind: Widget
+  metadata: {name: w, namespace: default}
+operation: InterpretHealth
+output:
+  healthy: true
+`;
+
+// A mis-indented key after a quoted scalar: YAML parsers reject the document.
+const malformed = `name: broken
+observedObj:
+  apiVersion: apps.example.io/v1
+  kind: Widget
+  spec:
+    tolerations:
+      - key: "gpu"
+          operator: "Exists"
+        effect: "NoSchedule"
+operation: InterpretHealth
+output:
+  healthy: true
+`;
+
+describe('loadTestCases', () => {
+  it('fails only the malformed document and keeps the others of the file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'testcases-'));
+    const file = join(dir, 'interprethealth-test.yaml');
+    await writeFile(file, [good('first'), malformed, good('third')].join('---\n'));
+    const cases = await loadTestCases(file);
+    expect(cases.map((tc) => tc.name)).toEqual(['first', 'document 2', 'third']);
+    expect(typeof caseInput(cases[0]!)).toBe('object');
+    expect(caseInput(cases[1]!)).toMatch(/^document 2: /);
+    expect(typeof caseInput(cases[2]!)).toBe('object');
+  });
+});
