@@ -79,8 +79,35 @@ export function caseInput(tc: TestCase): InterpretInput | string {
   };
   if (observedObject) input.observedObject = observedObject;
   // Absent statusItems is nil in Karmada (Lua nil); an empty list stays an empty list.
-  if (operation === 'AggregateStatus' && tc.statusItems != null) input.aggregatedStatus = tc.statusItems;
+  if (operation === 'AggregateStatus' && tc.statusItems != null) input.aggregatedStatus = typedStatusItems(tc.statusItems);
   return input;
+}
+
+/**
+ * statusItems as Karmada's harness holds them after decoding into []AggregatedStatusItem: keys matched
+ * case-insensitively, unknown keys dropped, clusterName always present ("" when missing), the
+ * omitempty fields left out when empty. Karmada's webhook client sends exactly this.
+ */
+function typedStatusItems(items: unknown[]): AggregatedStatusItem[] {
+  return items.map((raw) => {
+    const fields = new Map<string, unknown>();
+    if (raw !== null && typeof raw === 'object') {
+      for (const [key, value] of Object.entries(raw)) fields.set(key.toLowerCase(), value);
+    }
+    const item: AggregatedStatusItem = { clusterName: stringField(fields.get('clustername')) };
+    const status = fields.get('status');
+    if (status !== null && status !== undefined) item.status = status as Record<string, unknown>;
+    if (fields.get('applied') === true) item.applied = true;
+    const appliedMessage = stringField(fields.get('appliedmessage'));
+    if (appliedMessage) item.appliedMessage = appliedMessage;
+    const health = stringField(fields.get('health'));
+    if (health) item.health = health;
+    return item;
+  });
+}
+
+function stringField(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
 /** Results keyed by the names Karmada's harness uses (rule.go). */

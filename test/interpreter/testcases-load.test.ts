@@ -40,4 +40,34 @@ describe('loadTestCases', () => {
     expect(caseInput(cases[1]!)).toMatch(/^document 2: /);
     expect(typeof caseInput(cases[2]!)).toBe('object');
   });
+
+  it('hands statusItems on as Karmada decodes them into []AggregatedStatusItem', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'testcases-'));
+    const file = join(dir, 'aggregatestatus-test.yaml');
+    await writeFile(file, `name: items
+desiredObj: {apiVersion: apps.example.io/v1, kind: Widget, metadata: {name: w}}
+statusItems:
+  - apiVersion: apps.example.io/v1
+    kind: Widget
+    metadata: {clusterName: member1}
+    status: {ready: 2}
+  - ClusterName: member2
+    applied: false
+    health: Healthy
+    appliedMessage: ""
+  - clusterName: member3
+    applied: true
+    status: null
+operation: AggregateStatus
+output: {}
+`);
+    const [tc] = await loadTestCases(file);
+    const input = caseInput(tc!);
+    expect(typeof input).toBe('object');
+    expect((input as { aggregatedStatus?: unknown }).aggregatedStatus).toEqual([
+      { clusterName: '', status: { ready: 2 } },
+      { clusterName: 'member2', health: 'Healthy' },
+      { clusterName: 'member3', applied: true },
+    ]);
+  });
 });
