@@ -29,6 +29,8 @@ export interface Sampled<T> {
   peakRss: number;
   /** CPU seconds used per wall second (1 = one core fully busy). */
   cpuCores: number;
+  /** The same for this process (the load generator). */
+  generatorCpuCores: number;
 }
 
 /** Runs `work` while sampling the RSS of `pids` (summed) every 50 ms. */
@@ -40,12 +42,14 @@ export async function sampled<T>(pids: number[], work: () => Promise<T>): Promis
     peakRss = Math.max(peakRss, total());
   }, 50);
   const cpuStart = cpu();
+  const generatorStart = process.cpuUsage();
   const started = performance.now();
   try {
     const result = await work();
     peakRss = Math.max(peakRss, total());
     const wallSeconds = (performance.now() - started) / 1000;
-    return { result, peakRss, cpuCores: (cpu() - cpuStart) / wallSeconds };
+    const generator = process.cpuUsage(generatorStart);
+    return { result, peakRss, cpuCores: (cpu() - cpuStart) / wallSeconds, generatorCpuCores: (generator.user + generator.system) / 1e6 / wallSeconds };
   } finally {
     clearInterval(timer);
   }

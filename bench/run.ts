@@ -39,7 +39,7 @@ async function measure(server: RunningServer, c: BenchCase, overallRate?: number
   if (!overallRate && warmupSeconds > 0) await drive(server.port, pathOf(c), c.body, { connections, durationSeconds: warmupSeconds, expectBody });
   const run = await sampled(server.pids, () => drive(server.port, pathOf(c), c.body, { connections, durationSeconds, overallRate, expectBody }));
   if (run.result.failures > 0) throw new Error(`${server.name} ${c.id}: ${run.result.failures} failed requests`);
-  return { ...run.result, peakRssMb: run.peakRss / MB, cpuCores: run.cpuCores };
+  return { ...run.result, peakRssMb: run.peakRss / MB, cpuCores: run.cpuCores, generatorCpuCores: run.generatorCpuCores };
 }
 
 /** Half the saturation rate, two ways: autocannon's overallRate (bursty) and evenly spaced requests. */
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
       const base = await measure(baseline, c);
       const ours = await measure(ts, c);
       rows.push({ id: c.id, target: c.target, operation: c.operation, requestBytes: Buffer.byteLength(c.body), responseBytes: sizes.get(c.id)!, ours, baseline: base });
-      log(`${c.id.padEnd(58)} ours ${fmt(ours)} cpu ${ours.cpuCores.toFixed(2)} | baseline ${fmt(base)} cpu ${base.cpuCores.toFixed(2)} | ratio ${(ours.requestsPerSecond / base.requestsPerSecond).toFixed(2)}`);
+      log(`${c.id.padEnd(58)} ours ${fmt(ours)} cpu ${ours.cpuCores.toFixed(2)} gen ${ours.generatorCpuCores.toFixed(2)} | baseline ${fmt(base)} cpu ${base.cpuCores.toFixed(2)} gen ${base.generatorCpuCores.toFixed(2)} | ratio ${(ours.requestsPerSecond / base.requestsPerSecond).toFixed(2)}`);
     }
     // p99 at half the measured saturation throughput, for the CloneSet cases (also served by Lua below).
     const cloneSetCases = cases.filter((c) => c.target === 'apps.kruise.io CloneSet');
@@ -170,9 +170,14 @@ async function main(): Promise<void> {
       findings.compile!.push(result);
       log(`lua ${label}: compiled once ${result.cachedUsPerCall.toFixed(1)} µs/call, recompiled ${result.recompileUsPerCall.toFixed(1)} µs/call, ${result.speedup.toFixed(1)}×`);
     }
-    for (let i = 0; i < 3; i++) {
-      findings.startup!.push(await measureStartup());
-      log(`start-up ${i + 1}: ready after ${Math.round(findings.startup!.at(-1)!.readyMs)} ms`);
+    for (const [label, args] of [
+      ['self-signed certificate generated at start (npm start)', []],
+      ['certificate files given (--tls-cert-file/--tls-key-file, as with a Secret)', ['--tls-cert-file', certFile, '--tls-key-file', keyFile]],
+    ] as const) {
+      for (let i = 0; i < 3; i++) {
+        findings.startup!.push({ label, ...(await measureStartup([...args])) });
+        log(`start-up, ${label}: ready after ${Math.round(findings.startup!.at(-1)!.readyMs)} ms`);
+      }
     }
   } finally {
     await Promise.all([ts?.stop(), lua?.stop(), baseline?.stop()]);
