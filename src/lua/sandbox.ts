@@ -6,6 +6,7 @@ import { goSprintf, type FormatArg } from './goformat.js';
 import { luaNumberToString, patchFengariNumbers } from './numbers.js';
 import { openKube } from './kube.js';
 import { OS_FUNCTIONS } from './oslib.js';
+import { gopherToNumber } from './tonumber.js';
 
 patchFengariNumbers();
 
@@ -247,6 +248,7 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
     onPrint()?.(parts.join('\t'));
     return 0;
   });
+  setFunction(L, 'tonumber', gopherToNumber);
   setFunction(L, 'tostring', (Ls) => {
     lauxlib.luaL_checkany(Ls, 1);
     lua.lua_pushstring(Ls, to_luastring(luaValueToString(Ls, 1)));

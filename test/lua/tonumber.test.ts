@@ -1,0 +1,53 @@
+// gopher-lua's tonumber (baselib.go baseToNumber) differs from Lua's: strings with "." go to Go's
+// ParseFloat, others to ParseInt, so exponents without a point are not numbers.
+import { afterAll, describe, expect, it } from 'vitest';
+import { LuaRuntime } from '../../src/lua/runtime.js';
+import { reflectScript, workload } from './helpers.js';
+
+const rt = new LuaRuntime();
+afterAll(() => rt.close());
+const reflect = (body: string) => rt.reflectStatus(reflectScript(body), workload());
+
+/** Each expression's result as the script sees it: the number, or "nil". */
+async function tonumbers(expressions: string[]): Promise<unknown[]> {
+  const fields = expressions.map((e, i) => `r[${i + 1}] = tostring(${e})`).join('\n');
+  const out = (await reflect(`local r = {}\n${fields}\nreturn { values = r }`)) as { values: string[] };
+  return out.values;
+}
+
+describe('tonumber as gopher-lua', () => {
+  it('parses decimal integers and floats after trimming spaces, tabs and newlines', async () => {
+    expect(await tonumbers(['tonumber("42")', 'tonumber(" \\t42\\n")', 'tonumber("-7")', 'tonumber("+7")',
+      'tonumber("1.5")', 'tonumber("5.")', 'tonumber(".5")', 'tonumber("1.5e3")', 'tonumber("2.5E-1")'])).toEqual(
+      ['42', '42', '-7', '7', '1.5', '5', '0.5', '1500', '0.25']);
+  });
+
+  it('returns nil for exponents without a point, Lua-only forms and bad syntax', async () => {
+    expect(await tonumbers(['tonumber("1e3")', 'tonumber("1E5")', 'tonumber("0x1p4")', 'tonumber("inf")',
+      'tonumber("nan")', 'tonumber("5\\r")', 'tonumber("")', 'tonumber("1 2")', 'tonumber("35.6s")', 'tonumber("abc")'])).toEqual(
+      ['nil', 'nil', 'nil', 'nil', 'nil', 'nil', 'nil', 'nil', 'nil', 'nil']);
+  });
+
+  it('reads a 0x prefix as hex only without a base; honours an explicit base; ParseFloat ignores it', async () => {
+    expect(await tonumbers(['tonumber("0x10")', 'tonumber("0XfF")', 'tonumber("ff", 16)', 'tonumber("0x10", 16)',
+      'tonumber("z", 36)', 'tonumber("777", 8)', 'tonumber("8", 8)', 'tonumber("1.5", 16)', 'tonumber("10", 2.9)'])).toEqual(
+      ['16', '255', '255', 'nil', '35', '511', 'nil', '1.5', '2']);
+  });
+
+  // int64 max itself parses, and prints as the float64 it becomes (2^63), as gopher-lua prints it.
+  it('returns nil beyond int64, where Lua would give a float', async () => {
+    expect(await tonumbers(['tonumber("9223372036854775807")', 'tonumber("9223372036854775808")',
+      'tonumber("-9223372036854775808")', 'tonumber("99999999999999999999")'])).toEqual(
+      ['9.223372036854776e+18', 'nil', '-9223372036854775808', 'nil']);
+  });
+
+  it('passes numbers through whatever the base, and gives nil for other types', async () => {
+    expect(await tonumbers(['tonumber(12.5)', 'tonumber(12, 16)', 'tonumber(nil)', 'tonumber(true)', 'tonumber({})'])).toEqual(
+      ['12.5', '12', 'nil', 'nil', 'nil']);
+  });
+
+  it('raises for a missing argument and a non-number base', async () => {
+    await expect(reflect('return { v = tonumber() }')).rejects.toThrow(/bad argument #1 to 'tonumber' \(value expected\)/);
+    await expect(reflect('return { v = tonumber("10", "16") }')).rejects.toThrow(/bad argument #2 to 'tonumber' \(number expected, got string\)/);
+  });
+});
