@@ -4,7 +4,8 @@
 // BENCH_CONNECTIONS (default 8), BENCH_CONDITIONS (free text for results.md), BENCH_OUT (results file),
 // BENCH_ONLY (a regular expression: only the TypeScript, baseline and Lua passes of matching case ids,
 // printed and not written; for quick before/after comparisons while optimising), BENCH_SERVE_ARGS
-// (extra `serve` arguments for the TypeScript server, e.g. "--log-level warn" to see what logging costs).
+// (extra `serve` arguments for the TypeScript server, e.g. "--log-level warn" to see what logging costs),
+// BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for our server processes only, e.g. "--max-semi-space-size=32").
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';

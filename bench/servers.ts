@@ -81,7 +81,9 @@ export async function startChildServer(options: ChildServerOptions): Promise<Run
   const port = clustered ? 0 : await freePort();
   const serveArgs = ['serve', '--port', String(port), '--host', '127.0.0.1', '--tls-cert-file', options.certFile, '--tls-key-file', options.keyFile, ...(options.extraArgs ?? [])];
   const args = clustered ? ['--import', 'tsx', 'bench/cluster-serve.ts', String(options.processes), ...serveArgs] : [CLI, ...serveArgs];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', logFd, logFd] });
+  const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS;
+  const env = nodeOptions ? { ...process.env, NODE_OPTIONS: nodeOptions } : process.env;
+  const child = spawn(process.execPath, args, { stdio: ['ignore', logFd, logFd], env });
   closeSync(logFd);
   if (clustered) {
     const clusterPort = await portFromLog(child, options.logFile, '"msg":"cluster serving"');
