@@ -2,6 +2,10 @@
 // gopher-lua has only float64 numbers and prints them with Go's fmt; scripts written for Karmada
 // rely on that (`tostring(3) == "3"`, `"x" .. 1e15 == "x1000000000000000"`, no integer wrap).
 import { lobject, lvm, to_luastring, luaS_bless } from './fengari.js';
+import { goParseNumber } from './tonumber.js';
+
+// Numerals are ASCII; bytes map 1:1 so a stray high byte can never parse as a digit.
+const latin1 = new TextDecoder('latin1');
 
 const TWO_POW_63 = 2 ** 63;
 
@@ -59,11 +63,13 @@ let patched = false;
 export function patchFengariNumbers(): void {
   if (patched) return;
   patched = true;
-  const originalStr2num = lobject.luaO_str2num;
-  lobject.luaO_str2num = function str2numAsFloat(s: Uint8Array, o: any): number {
-    const size = originalStr2num(s, o);
-    if (size !== 0 && o.ttisinteger()) o.setfltvalue(o.value);
-    return size;
+  // Numerals in source and strings coerced to numbers go through gopher-lua's parseNumber, and
+  // always become floats. fengari's callers expect the string's length + 1 on success, 0 on failure.
+  lobject.luaO_str2num = function str2numLikeGopherLua(s: Uint8Array, o: any): number {
+    const value = goParseNumber(latin1.decode(s));
+    if (value === undefined) return 0;
+    o.setfltvalue(value);
+    return s.length + 1;
   };
   // Library functions read integer arguments through lua_tointegerx -> lvm.tointeger. gopher-lua's
   // CheckInt truncates any number (`string.sub(s, 1, #s / 2)` works there); Lua 5.3 raises "number has

@@ -24,7 +24,7 @@ const STRING_ARGS_CHECKED: Record<string, number[]> = {
   byte: [1], find: [1, 2], match: [1, 2], gmatch: [1, 2], lower: [1], upper: [1], reverse: [1], sub: [1],
 };
 const MAX_STRING_PARAM_LENGTH = 1_000_000;
-const MATH_FROM_FENGARI = ['abs', 'acos', 'asin', 'cos', 'deg', 'exp', 'fmod', 'max', 'min', 'modf', 'rad', 'random', 'randomseed', 'sin', 'sqrt', 'tan', 'pi'];
+const MATH_FROM_FENGARI = ['abs', 'acos', 'asin', 'cos', 'deg', 'exp', 'fmod', 'modf', 'rad', 'random', 'randomseed', 'sin', 'sqrt', 'tan', 'pi'];
 
 export function luaToJsString(L: any, index: number): string {
   return utf8.decode(lua.lua_tolstring(L, index));
@@ -122,7 +122,28 @@ function frexp(x: number): [number, number] {
   return [m, e];
 }
 
+/**
+ * gopher-lua math.max / math.min: every argument through CheckNumber (numeric strings converted), the
+ * result a number. fengari compares the original values, so numeric strings compare as strings
+ * (math.max("2", "10") is "2") and a string mixed with a number raises.
+ */
+function mathExtreme(pick: (candidate: number, best: number) => boolean): CFunction {
+  return (L) => {
+    const top = lua.lua_gettop(L);
+    if (top === 0) raise(L, 'wrong number of arguments');
+    let best = lauxlib.luaL_checknumber(L, 1);
+    for (let i = 2; i <= top; i++) {
+      const candidate = lauxlib.luaL_checknumber(L, i);
+      if (pick(candidate, best)) best = candidate;
+    }
+    lua.lua_pushnumber(L, best);
+    return 1;
+  };
+}
+
 const mathExtras: Record<string, CFunction> = {
+  max: mathExtreme((candidate, best) => candidate > best),
+  min: mathExtreme((candidate, best) => candidate < best),
   // Lua 5.1 floor/ceil return floats; fengari's would return (32-bit) integers.
   floor: number1(Math.floor),
   ceil: number1(Math.ceil),

@@ -98,13 +98,19 @@ function underscoreOK(input: string): boolean {
 
 const DECIMAL_FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const HEX_FLOAT = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)[pP]([+-]?\d+)$/;
+const SPECIAL_FLOAT = /^([+-]?)(inf|infinity|nan)$/i;
 
 /**
- * strconv.ParseFloat(s, 64) for the strings gopher-lua hands it (they contain "."), or undefined
- * where Go returns an error: bad syntax, or a value beyond float64 (ErrRange). Underscores (allowed
- * by Go only after a hex prefix) are not accepted.
+ * strconv.ParseFloat(s, 64), or undefined where Go returns an error: bad syntax, or a finite
+ * literal beyond float64 (ErrRange). "inf", "infinity" and "nan" are accepted as Go accepts them.
+ * Underscores (allowed by Go only after a hex prefix) are not accepted.
  */
 export function goParseFloat(s: string): number | undefined {
+  const special = SPECIAL_FLOAT.exec(s);
+  if (special) {
+    if (special[2]!.toLowerCase() === 'nan') return NaN;
+    return special[1] === '-' ? -Infinity : Infinity;
+  }
   let value: number;
   if (DECIMAL_FLOAT.test(s)) {
     value = Number(s);
@@ -117,6 +123,16 @@ export function goParseFloat(s: string): number | undefined {
     if (hex[1] === '-') value = -value;
   }
   return Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * gopher-lua parseNumber (utils.go), used for numerals in source and for strings coerced to numbers
+ * (arithmetic, number arguments of library functions): trimmed of " \t\n", then ParseInt with base
+ * 0 (so "0x10" is 16, "010" is octal 8, "0b101" is 5, "1_000" is 1000), else ParseFloat.
+ */
+export function goParseNumber(input: string): number | undefined {
+  const s = input.replace(/^[ \t\n]+|[ \t\n]+$/g, '');
+  return goParseInt(s, 0) ?? goParseFloat(s);
 }
 
 /** gopher-lua baseToNumber. */

@@ -51,3 +51,34 @@ describe('tonumber as gopher-lua', () => {
     await expect(reflect('return { v = tonumber("10", "16") }')).rejects.toThrow(/bad argument #2 to 'tonumber' \(number expected, got string\)/);
   });
 });
+
+describe('numerals and string coercion as gopher-lua parseNumber', () => {
+  it('reads source numerals with ParseInt base 0, then ParseFloat', async () => {
+    expect(await tonumbers(['010', '0x10', '1e2', '.5', '5.', '0x1p4'])).toEqual(
+      ['8', '16', '100', '0.5', '5', '16']);
+  });
+
+  it('coerces strings in arithmetic and number arguments the same way', async () => {
+    expect(await tonumbers(['"010" + 0', '" 0x10\\t" + 0', '"1e2" * 1', '"0b101" + 0', '"1_000" + 0', '"2" ^ 3'])).toEqual(
+      ['8', '16', '100', '5', '1000', '8']);
+  });
+
+  it('refuses what Go refuses', async () => {
+    await expect(reflect('return { v = "5\\r" + 0 }')).rejects.toThrow(/arithmetic/);
+    await expect(reflect('return { v = "1__0" + 0 }')).rejects.toThrow(/arithmetic/);
+  });
+});
+
+describe('math.max and math.min as gopher-lua', () => {
+  it('convert numeric strings and return numbers (fengari would compare the strings)', async () => {
+    expect(await reflect(`return { a = math.max("2", "10"), b = math.min("2", "10"), c = math.max("7", 3), d = math.max(1, 5, 3), e = math.min(4) }`)).toEqual({
+      a: 10, b: 2, c: 7, d: 5, e: 4,
+    });
+  });
+
+  it('raise without arguments and for non-numeric strings', async () => {
+    await expect(reflect('return { v = math.max() }')).rejects.toThrow(/wrong number of arguments/);
+    await expect(reflect('return { v = math.min(1, "x") }')).rejects.toThrow(/bad argument #2 to 'min' \(number expected, got string\)/);
+  });
+});
+
