@@ -42,7 +42,7 @@ export type InterpretResult =
 
 export type InterpretOutcome =
   | { ok: true; result: InterpretResult; implementation: string }
-  | { ok: false; code: number; message: string; implementation?: string; cause?: unknown };
+  | { ok: false; code: number; message: string; implementation?: string; cause?: unknown; reason?: 'timeout' };
 
 const isOperation = (op: string): op is Operation => (OPERATIONS as readonly string[]).includes(op);
 
@@ -72,7 +72,7 @@ export async function interpret(registry: Registry, input: InterpretInput): Prom
     }
     return { ok: true, result, implementation };
   } catch (error) {
-    if (error instanceof InterpreterError) return { ...fail(error.code, error.message), implementation };
+    if (error instanceof InterpreterError) return { ...fail(error.code, error.message), implementation, reason: error.reason };
     return {
       ...fail(500, `internal error in interpreter ${implementation} during ${operation}; details are in the server log`),
       implementation,

@@ -128,6 +128,8 @@ export class InterpreterError extends Error {
   constructor(
     public readonly code: number,
     message: string,
+    /** Why, for metrics: 'timeout' when a script ran out of time. */
+    public readonly reason?: 'timeout',
   ) {
     super(message);
     this.name = 'InterpreterError';

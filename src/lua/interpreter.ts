@@ -167,7 +167,7 @@ export function toInterpreterError(err: unknown, customization: string, function
   if (isLuaScriptError(err)) {
     const where = err.line !== undefined && err.line > 0 ? `line ${err.line}: ` : '';
     const what = err.timeout ? `timeout: ${err.luaMessage}` : err.luaMessage;
-    return new InterpreterError(500, `customization ${customization}: ${err.functionName ?? functionName}: ${where}${what}`);
+    return new InterpreterError(500, `customization ${customization}: ${err.functionName ?? functionName}: ${where}${what}`, err.timeout ? 'timeout' : undefined);
   }
   if (err instanceof InterpreterError) {
     return new InterpreterError(err.code, `customization ${customization}: ${functionName}: ${err.message}`);

@@ -26,6 +26,8 @@ export interface Exchange {
   implementation?: string;
   /** An unexpected error behind a 500, for the log (never sent to Karmada). */
   cause?: unknown;
+  /** 'timeout' when a Lua script ran out of time (counted separately). */
+  reason?: 'timeout';
   request?: InterpreterRequest;
 }
 
@@ -129,6 +131,7 @@ export async function exchangeFor(registry: Registry, request: InterpreterReques
       code: outcome.code,
       implementation: outcome.implementation,
       cause: outcome.cause,
+      reason: outcome.reason,
     };
   }
   return { ...base, response: responseEnvelope(successResponse(request, outcome)), code: 200, implementation: outcome.implementation };

@@ -103,6 +103,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     );
     const source = sourceOf(exchange.implementation);
     metrics.observeRequest(labels, source, String(exchange.code), durationMs / 1000);
+    if (exchange.reason === 'timeout') metrics.luaTimeouts.inc(labels);
     // One object per line instead of a child logger per request: same fields, a child costs ~10 µs.
     const log = request.log;
     const line = {

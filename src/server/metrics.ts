@@ -26,6 +26,12 @@ export class Metrics {
     help: 'Interpreter requests being processed.',
     registers: [this.registry],
   });
+  readonly luaTimeouts = new Counter({
+    name: `${METRIC_PREFIX}lua_timeouts_total`,
+    help: 'Lua customization calls stopped at their deadline, by kind and operation.',
+    labelNames: ['kind', 'operation'] as const,
+    registers: [this.registry],
+  });
   readonly certificateReloads = new Counter({
     name: `${METRIC_PREFIX}certificate_reloads_total`,
     help: 'Serving certificate reload attempts by result.',

@@ -114,6 +114,12 @@ describe('runaway Lua scripts under load', () => {
     const slowest = Math.max(...normal.map((r) => r.ms));
     expect(slowest).toBeLessThan(NORMAL_DEADLINE_MS);
 
+    // Each one is counted as a Lua timeout for its kind and operation.
+    const metrics = (await server.app.inject('/metrics')).body;
+    const timeouts = [...metrics.matchAll(/karmada_interpreter_lua_timeouts_total\{kind="([^"]+)",operation="([^"]+)"\} (\d+)/g)];
+    expect(timeouts.reduce((sum, m) => sum + Number(m[3]), 0)).toBe(runaway.length);
+    expect(timeouts.map((m) => m[2]).sort()).toEqual(['InterpretHealth', 'InterpretReplica']);
+
     // The Lua states that were interrupted are usable again: the same kind answers after the storm.
     const after = envelope('InterpretHealth', scaledObject, 'after');
     const answer = await send(target, { path: '/interpret', body: JSON.stringify(after), agent });
