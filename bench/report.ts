@@ -1,5 +1,5 @@
 // Formatting the benchmark's findings: the machine, one table per section, targets met or missed.
-import { cpus, totalmem, loadavg } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import type { CompileResult } from './lua-compile.js';
 import type { LoadResult } from './load.js';
 import type { StartupResult } from './startup.js';
