@@ -11,38 +11,22 @@ export class LuaMetrics {
   constructor(metrics: Metrics, loaded: LoadedRegistry) {
     const registers = [metrics.registry];
     const stats = () => loaded.runtime.stats();
-    new Gauge({
-      name: `${METRIC_PREFIX}lua_compile_cache_hits`,
-      help: 'Lua script compilations served from the cache since start.',
-      registers,
-      collect() {
-        this.set(stats().cacheHits);
-      },
-    });
-    new Gauge({
-      name: `${METRIC_PREFIX}lua_compile_cache_misses`,
-      help: 'Lua script compilations that missed the cache since start.',
-      registers,
-      collect() {
-        this.set(stats().cacheMisses);
-      },
-    });
-    new Gauge({
-      name: `${METRIC_PREFIX}lua_pool_idle_states`,
-      help: 'Idle Lua states kept for reuse.',
-      registers,
-      collect() {
-        this.set(stats().poolSize);
-      },
-    });
-    new Gauge({
-      name: `${METRIC_PREFIX}lua_states_in_use`,
-      help: 'Lua states running a script now.',
-      registers,
-      collect() {
-        this.set(stats().statesInUse);
-      },
-    });
+    const runtimeGauges: Array<[string, string, (s: ReturnType<typeof stats>) => number]> = [
+      ['lua_compile_cache_hits', 'Lua script compilations served from the cache since start.', (s) => s.cacheHits],
+      ['lua_compile_cache_misses', 'Lua script compilations that missed the cache since start.', (s) => s.cacheMisses],
+      ['lua_pool_idle_states', 'Idle Lua states kept for reuse.', (s) => s.poolSize],
+      ['lua_states_in_use', 'Lua states running a script now.', (s) => s.statesInUse],
+    ];
+    for (const [name, help, pick] of runtimeGauges) {
+      new Gauge({
+        name: `${METRIC_PREFIX}${name}`,
+        help,
+        registers,
+        collect() {
+          this.set(pick(stats()));
+        },
+      });
+    }
     new Gauge({
       name: `${METRIC_PREFIX}lua_customization_targets`,
       help: 'Kinds served by Lua customizations, by origin.',
