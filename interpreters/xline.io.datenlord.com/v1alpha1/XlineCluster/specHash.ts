@@ -94,7 +94,13 @@ export function operatorSpecHash(spec: unknown, layout: GoType): string | undefi
  * undefined: no known layout can hold the spec (an operator build we do not model).
  */
 export function specApplied(spec: unknown, lastApplySpecHash: unknown): boolean | undefined {
-  const hashes = SPEC_LAYOUTS.map((l) => operatorSpecHash(spec, l.type)).filter((h): h is string => h !== undefined);
-  if (hashes.length === 0) return undefined;
-  return typeof lastApplySpecHash === 'string' && hashes.includes(lastApplySpecHash);
+  // Stops at the first layout whose hash matches: the common case (an applied spec) hashes once.
+  let anyLayoutHolds = false;
+  for (const layout of SPEC_LAYOUTS) {
+    const hash = operatorSpecHash(spec, layout.type);
+    if (hash === undefined) continue;
+    anyLayoutHolds = true;
+    if (hash === lastApplySpecHash) return true;
+  }
+  return anyLayoutHolds ? false : undefined;
 }
