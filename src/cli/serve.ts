@@ -93,7 +93,9 @@ export async function startServer(config: ServeConfig) {
     : undefined;
   if (recorder) logger.info({ dir: recorder.dir, maxFiles: config.recordMaxFiles, redacted: !config.recordKeepSecrets }, 'recording every interpreter exchange');
   const onExchange = recorder ? recorder.record.bind(recorder) : undefined;
-  const app = buildApp({ registry: loaded.registry, logger, metrics, readiness, bodyLimit: config.bodyLimit, https: pair, onExchange });
+  // Set on SIGTERM: from then on every answer carries Connection: close (see buildApp).
+  let draining = false;
+  const app = buildApp({ registry: loaded.registry, logger, metrics, readiness, bodyLimit: config.bodyLimit, https: pair, onExchange, draining: () => draining });
   const watcher = new CertificateWatcher(certFile, keyFile, pair, {
     onReload(next) {
       (app.server as import('node:https').Server).setSecureContext({ cert: next.cert, key: next.key, minVersion: 'TLSv1.2' });
@@ -120,15 +122,6 @@ export async function startServer(config: ServeConfig) {
     });
     registrar = new Registrar(() => loaded.registry.served(), { ...config.register, certFile }, logger, {}, (result) => registrations.inc({ result }));
   }
-  // While draining, every response asks the client to reconnect (Connection: close), so Karmada's
-  // keep-alive connections move to other replicas instead of being cut when we close.
-  let draining = false;
-  // (onSend, not on arrival: requests that arrived before SIGTERM and answer after it count too.)
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (draining) reply.header('connection', 'close');
-    return payload;
-  });
-
   await app.listen({ port: config.port, host: config.host });
   watcher.start();
   readiness.set('tls', true);

@@ -5,7 +5,7 @@ import { builtinInterpreters } from '../../interpreters/index.js';
 import { loadBuiltinCustomizations, loadCustomizations, type LoadProblem, type LoadResult } from '../lua/loader.js';
 import { LuaRuntime } from '../lua/runtime.js';
 import { watchCustomizations, type CustomizationWatch } from '../lua/watch.js';
-import { requestContext } from './context.js';
+import type { RequestContext } from './context.js';
 import { Registry } from './registry.js';
 
 export interface RegistryOptions {
@@ -32,8 +32,7 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Loa
   const luaOptions = {
     runtime,
     timeoutMs: options.luaTimeoutMs,
-    onPrint(line: string, source: { customization: string; functionName: string }) {
-      const ctx = requestContext.getStore();
+    onPrint(line: string, source: { customization: string; functionName: string }, ctx: RequestContext | undefined) {
       ctx?.log?.debug({ uid: ctx.uid, customization: source.customization, function: source.functionName, print: line }, 'lua print');
     },
   };

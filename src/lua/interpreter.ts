@@ -10,6 +10,7 @@ import type {
   ReplicaResult,
 } from '../interpreter/types.js';
 import { InterpreterError } from '../interpreter/types.js';
+import { currentRequestContext, type RequestContext } from '../interpreter/context.js';
 import { CUSTOMIZATION_RULES } from './customizations.js';
 import type { MergedTarget, ScriptSource } from './merge.js';
 import { compareStrings } from './merge.js';
@@ -44,8 +45,8 @@ export interface CustomizationRuntime {
 export interface LuaInterpreterOptions {
   /** Per-call deadline; the runtime's default (1 s, as Karmada) when omitted. */
   timeoutMs?: number;
-  /** Receives `print` output of scripts; the caller adds the request uid (e.g. from AsyncLocalStorage). */
-  onPrint?: (line: string, source: { customization: string; functionName: string }) => void;
+  /** Receives `print` output of scripts, with the context of the request the call was made for. */
+  onPrint?: (line: string, source: { customization: string; functionName: string }, context: RequestContext | undefined) => void;
 }
 
 /** A KindInterpreter backed by RIC scripts, with what it was built from. */
@@ -67,9 +68,11 @@ export function createLuaInterpreter(
 ): LuaKindInterpreter {
   const call = async <T>(source: ScriptSource, functionName: string, run: (o: LuaCallOptions) => Promise<T>) => {
     const onPrint = options.onPrint;
+    // Taken now, while the caller's request context is current: the script runs on a later turn.
+    const context = onPrint && currentRequestContext();
     const callOptions: LuaCallOptions = {
       timeoutMs: options.timeoutMs,
-      onPrint: onPrint && ((line) => onPrint(line, { customization: source.customization, functionName })),
+      onPrint: onPrint && ((line) => onPrint(line, { customization: source.customization, functionName }, context)),
     };
     try {
       return await run(callOptions);

@@ -2,17 +2,23 @@
 // HTTP 200 with an envelope Karmada accepts, and failures carry a code and a message.
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { decodePatch, applyPatch } from '../../src/protocol/patch.js';
 import { Registry } from '../../src/interpreter/registry.js';
 import { buildApp } from '../../src/server/app.js';
 import type { KindInterpreter } from '../../src/interpreter/types.js';
-import { silentLogger, testApp } from '../support/app.js';
+import { closeListening, sendHttp, silentLogger, testApp } from '../support/app.js';
 import { karmadaRequest, workloadObject } from '../support/workload-module.js';
 
+// Over a real connection, as Karmada calls: that is the path served without fastify
+// (src/server/interpret-server.ts); test/server/interpret-server.test.ts checks fastify's route
+// (inject) answers the same.
+afterAll(closeListening);
+
 async function post(app: ReturnType<typeof testApp>, payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }, url = '/interpret?timeout=3s') {
-  const reply = await app.inject({ method: 'POST', url, headers, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
-  expect(reply.statusCode).toBe(200);
+  const reply = await sendHttp(app, { url, headers, body: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+  expect(reply.status).toBe(200);
+  expect(reply.headers['content-type']).toBe('application/json');
   return JSON.parse(reply.body);
 }
 

@@ -1,0 +1,53 @@
+// Deadlines of in-flight requests, watched by one timer instead of one per request: arming and
+// clearing a timer per request cost ~11 µs of a ~300 µs request, and almost every request answers
+// long before its deadline. The timer ticks only while something is watched.
+
+/** How often expired deadlines are looked for; a deadline fires at most this late. */
+export const DEADLINE_TICK_MS = 10;
+
+export interface Watched {
+  readonly at: number;
+  readonly onExpire: () => void;
+}
+
+export class DeadlineWatch {
+  private readonly pending = new Set<Watched>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly tickMs = DEADLINE_TICK_MS) {}
+
+  /** Calls onExpire once, about ms from now, unless done() is called first. */
+  watch(ms: number, onExpire: () => void): Watched {
+    const watched = { at: performance.now() + ms, onExpire };
+    this.pending.add(watched);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.tick(), this.tickMs);
+      // A pending deadline alone must not keep the process alive (the work it guards does, if real).
+      this.timer.unref();
+    }
+    return watched;
+  }
+
+  done(watched: Watched): void {
+    this.pending.delete(watched);
+  }
+
+  /** Number of deadlines being watched (for tests). */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  private tick(): void {
+    if (this.pending.size === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+      return;
+    }
+    const now = performance.now();
+    for (const watched of this.pending) {
+      if (watched.at > now) continue;
+      this.pending.delete(watched);
+      watched.onExpire();
+    }
+  }
+}

@@ -1,0 +1,102 @@
+// What happens to one /interpret call once its body is read, whichever way it arrived (the raw HTTPS
+// fast path in app.ts or fastify's route, used by inject() in tests): the exchange under the caller's
+// deadline, then the log line, metrics and recording, and the JSON answer. The wire rules themselves
+// are in src/protocol/exchange.ts.
+import type { Logger } from 'pino';
+import { runWithRequestContext } from '../interpreter/context.js';
+import type { Registry } from '../interpreter/registry.js';
+import { handleExchange, sniffUid, type Exchange, type RawInterpretRequest } from '../protocol/exchange.js';
+import { failure } from '../protocol/wire.js';
+import { answerWithinMs } from './deadline.js';
+import { DeadlineWatch } from './deadline-watch.js';
+import type { Metrics } from './metrics.js';
+
+export interface InterpretEndpointOptions {
+  registry: Registry;
+  metrics: Metrics;
+  /** Upper bound for one answer when Karmada's ?timeout= allows more. */
+  maxAnswerMs: number;
+  /** Called after every exchange (recording, tests), off the response path. Must not throw. */
+  onExchange?: (exchange: Exchange, durationMs: number) => void;
+}
+
+/** Answers one interpreter call: the response body to send with HTTP 200. Never rejects. */
+export type InterpretEndpoint = (raw: RawInterpretRequest, timeoutQuery: string | undefined, log: Logger) => Promise<string>;
+
+export function createInterpretEndpoint(options: InterpretEndpointOptions): InterpretEndpoint {
+  const { registry, metrics, maxAnswerMs, onExchange } = options;
+  const deadlines = new DeadlineWatch();
+
+  const run = (raw: RawInterpretRequest, limitMs: number, log: Logger): Promise<Exchange> =>
+    new Promise<Exchange>((resolve) => {
+      // The uid is only needed if a Lua script prints: read it from the body then, not on every request.
+      let uid: string | undefined;
+      const context = { get uid() { return (uid ??= sniffUid(raw.body)); }, log };
+      const watched = deadlines.watch(limitMs, () => {
+        const uid = sniffUid(raw.body);
+        resolve({ uid, code: 504, response: failure(uid, 504, `interpreter did not answer within ${Math.round(limitMs)} ms (the caller's timeout)`) });
+      });
+      const settle = (exchange: Exchange) => {
+        deadlines.done(watched);
+        resolve(exchange);
+      };
+      let work: Promise<Exchange>;
+      try {
+        work = runWithRequestContext(context, () => handleExchange(registry, raw));
+      } catch (error) {
+        work = Promise.reject(error);
+      }
+      work.then(settle, (error: unknown) => {
+        // handleExchange does not throw by design; this is the last line of defence.
+        const uid = sniffUid(raw.body);
+        settle({ uid, code: 500, response: failure(uid, 500, 'internal error; details are in the server log'), cause: error });
+      });
+    });
+
+  return async (raw, timeoutQuery, log) => {
+    const started = performance.now();
+    metrics.inFlight.inc();
+    let exchange: Exchange;
+    try {
+      exchange = await run(raw, answerWithinMs(timeoutQuery, maxAnswerMs), log);
+    } finally {
+      metrics.inFlight.dec();
+    }
+    const durationMs = performance.now() - started;
+    observe(exchange, durationMs, log);
+    if (onExchange) setImmediate(() => onExchange(exchange, durationMs));
+    return JSON.stringify(exchange.response);
+  };
+
+  function observe(exchange: Exchange, durationMs: number, log: Logger): void {
+    const labels = metrics.labels(
+      exchange.apiVersion && exchange.kind ? `${exchange.apiVersion}/${exchange.kind}` : undefined,
+      exchange.operation,
+      () => Boolean(exchange.apiVersion && exchange.kind && registry.serves(exchange.apiVersion, exchange.kind)),
+    );
+    metrics.observeRequest(labels, sourceOf(exchange.implementation), String(exchange.code), durationMs / 1000);
+    if (exchange.reason === 'timeout') metrics.luaTimeouts.inc(labels);
+    // One object per line instead of a child logger per request: same fields, a child costs ~10 µs.
+    const line = {
+      uid: exchange.uid,
+      apiVersion: exchange.apiVersion,
+      kind: exchange.kind,
+      operation: exchange.operation,
+      code: exchange.code,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      implementation: exchange.implementation,
+    };
+    if (exchange.cause) log.error({ ...line, err: exchange.cause }, 'interpreter failed');
+    else if (exchange.code !== 200) log.warn({ ...line, message: exchange.response.response?.status?.message }, 'interpreter request refused');
+    else log.info(line, 'interpreted');
+    if (log.isLevelEnabled('debug')) {
+      log.debug({ uid: exchange.uid, apiVersion: exchange.apiVersion, kind: exchange.kind, operation: exchange.operation, request: exchange.request, response: exchange.response }, 'exchange bodies');
+    }
+  }
+}
+
+/** Which kind of implementation answered, for metrics: Lua customizations vs TypeScript modules. */
+function sourceOf(implementation: string | undefined): string {
+  if (!implementation) return 'none';
+  return implementation.startsWith('lua:') ? 'lua' : 'typescript';
+}

@@ -1,0 +1,82 @@
+// The HTTP(S) server fastify runs on, with POST /interpret answered before fastify sees the request.
+// Karmada calls /interpret on every binding sync and member status change; routing, hooks and the
+// request/reply objects of a framework cost ~45 µs of a ~300 µs call (profile in bench/README.md), so
+// that one route is served straight from node's request event. Everything else (probes, metrics,
+// /preserve, 404s, the 503s while closing) stays with fastify, and fastify's own /interpret route
+// (which inject() in tests goes through) calls the same endpoint, so both paths answer identically.
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Logger } from 'pino';
+import { failure } from '../protocol/wire.js';
+import { readLimitedBody } from './body.js';
+import type { InterpretEndpoint } from './interpret-endpoint.js';
+
+export interface InterpretServerOptions {
+  https: { cert: string; key: string } | null | undefined;
+  bodyLimit: number;
+  keepAliveTimeoutMs: number;
+  endpoint: InterpretEndpoint;
+  logger: Logger;
+  /** fastify is closing: let it answer (503 with Connection: close). */
+  closing: () => boolean;
+  /** Shutting down but still serving: ask clients to reconnect elsewhere (Connection: close). */
+  draining: () => boolean;
+}
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** True for /interpret and /interpret/<anything>, with or without a query: fastify's two routes. */
+export function isInterpretPath(url: string | undefined): boolean {
+  if (!url) return false;
+  const end = url.indexOf('?');
+  const path = end < 0 ? url : url.slice(0, end);
+  return path === '/interpret' || path.startsWith('/interpret/');
+}
+
+/** Karmada's ?timeout=<Go duration>, if any. */
+function timeoutQuery(url: string): string | undefined {
+  const start = url.indexOf('?');
+  if (start < 0) return undefined;
+  return new URLSearchParams(url.slice(start + 1)).get('timeout') ?? undefined;
+}
+
+/** A fastify `serverFactory`: our server, with fastify's handler for everything but /interpret. */
+export function interpretServerFactory(options: InterpretServerOptions): (fastifyHandler: Handler) => Server {
+  const { bodyLimit, endpoint, logger } = options;
+
+  const send = (response: ServerResponse, body: string) => {
+    if (response.destroyed || response.writableEnded) return;
+    const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    if (options.draining()) headers.connection = 'close';
+    response.writeHead(200, headers);
+    response.end(body);
+  };
+
+  const answer = (request: IncomingMessage, response: ServerResponse) => {
+    const contentType = request.headers['content-type'];
+    readLimitedBody(request, bodyLimit)
+      .then(
+        (read) => endpoint({ body: read.body, contentType, truncatedAt: read.truncatedAt }, timeoutQuery(request.url!), logger),
+        (error: Error) => {
+          // e.g. a broken chunked encoding; the answer is the same envelope fastify's error handler gives.
+          logger.warn({ err: error, uid: '' }, 'interpreter request failed before dispatch');
+          return JSON.stringify(failure('', 400, `bad request: ${error.message}`));
+        },
+      )
+      .then((body) => send(response, body));
+  };
+
+  return (fastifyHandler) => {
+    const handler: Handler = (request, response) => {
+      if (request.method === 'POST' && isInterpretPath(request.url) && !options.closing()) answer(request, response);
+      else fastifyHandler(request, response);
+    };
+    const server: Server = options.https
+      ? createHttpsServer({ cert: options.https.cert, key: options.https.key, minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'] }, handler)
+      : createHttpServer(handler);
+    // What fastify sets on servers it creates itself.
+    server.keepAliveTimeout = options.keepAliveTimeoutMs;
+    server.requestTimeout = 0;
+    return server;
+  };
+}

@@ -1,0 +1,186 @@
+// /interpret is served two ways (src/server/interpret-server.ts): straight from node's request event on
+// real connections, and through fastify's route (inject(), and anything fastify must answer itself).
+// Both must give Karmada the same bytes; the fast path must hand everything else back to fastify.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRegistry } from '../../src/interpreter/setup.js';
+import { buildApp } from '../../src/server/app.js';
+import { interpretServerFactory, isInterpretPath } from '../../src/server/interpret-server.js';
+import { closeListening, sendHttp, silentLogger, testApp } from '../support/app.js';
+import { karmadaRequest, workloadObject } from '../support/workload-module.js';
+
+afterAll(closeListening);
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+describe('isInterpretPath', () => {
+  it.each([
+    ['/interpret', true],
+    ['/interpret?timeout=10s', true],
+    ['/interpret/', true],
+    ['/interpret/apps.kruise.io/cloneset?timeout=1m0s', true],
+    ['/interpreter', false],
+    ['/interpretx?timeout=1s', false],
+    ['/healthz', false],
+    ['/', false],
+    [undefined, false],
+  ])('%s -> %s', (url, expected) => {
+    expect(isInterpretPath(url)).toBe(expected);
+  });
+});
+
+describe('both transports answer the same', () => {
+  const app = testApp({ bodyLimit: 4096 });
+  const cases: Array<[string, { url?: string; headers?: Record<string, string>; body: string }]> = [
+    ['a successful ReviseReplica', { body: JSON.stringify(karmadaRequest('ReviseReplica', workloadObject(), { replicas: 2 })) }],
+    ['a read-only operation', { body: JSON.stringify(karmadaRequest('InterpretReplica', workloadObject())) }],
+    ['invalid JSON', { body: '{"request": {"uid": "abc", ' }],
+    ['a wrong content type', { headers: { 'content-type': 'text/plain' }, body: JSON.stringify(karmadaRequest('InterpretHealth', workloadObject())) }],
+    ['an empty body', { body: '' }],
+    ['a body over the limit', { body: JSON.stringify(karmadaRequest('InterpretReplica', { ...workloadObject(), spec: { padding: 'x'.repeat(8000) } })) }],
+    ['an unknown kind', { body: JSON.stringify(karmadaRequest('InterpretReplica', { ...workloadObject(), kind: 'Nope' })) }],
+    ['Prune', { body: JSON.stringify(karmadaRequest('Prune', workloadObject())) }],
+    ['a path below /interpret with a timeout', { url: '/interpret/workloads?timeout=30s', body: JSON.stringify(karmadaRequest('InterpretHealth', workloadObject())) }],
+  ];
+
+  it.each(cases)('%s', async (_name, c) => {
+    const url = c.url ?? '/interpret?timeout=5s';
+    const headers = c.headers ?? JSON_TYPE;
+    const injected = await app.inject({ method: 'POST', url, headers, payload: c.body });
+    const overHttp = await sendHttp(app, { url, headers, body: c.body });
+    expect(overHttp.status).toBe(200);
+    expect(injected.statusCode).toBe(200);
+    expect(overHttp.headers['content-type']).toBe('application/json');
+    expect(overHttp.body).toBe(injected.body);
+    expect(Number(overHttp.headers['content-length'])).toBe(Buffer.byteLength(overHttp.body));
+    expect(JSON.parse(overHttp.body).kind).toBe('ResourceInterpreterContext');
+  });
+});
+
+describe('requests the fast path leaves to fastify', () => {
+  const app = testApp();
+
+  it('GET /interpret is a 404 from fastify, not an interpreter answer', async () => {
+    const answer = await sendHttp(app, { method: 'GET', url: '/interpret' });
+    expect(answer.status).toBe(404);
+  });
+
+  it('POST to a path that only starts like /interpret is a 404', async () => {
+    const answer = await sendHttp(app, { url: '/interpretx', headers: JSON_TYPE, body: '{}' });
+    expect(answer.status).toBe(404);
+  });
+
+  it('probes are still fastify routes', async () => {
+    const answer = await sendHttp(app, { method: 'GET', url: '/healthz' });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ status: 'ok' });
+  });
+});
+
+describe('shutdown', () => {
+  it('while draining, interpreter answers and probes ask the client to reconnect', async () => {
+    const app = testApp({ draining: () => true });
+    const answer = await sendHttp(app, { url: '/interpret', headers: JSON_TYPE, body: JSON.stringify(karmadaRequest('InterpretHealth', workloadObject())) });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.connection).toBe('close');
+    expect((await sendHttp(app, { method: 'GET', url: '/healthz' })).headers.connection).toBe('close');
+  });
+
+  it('not draining: keep-alive', async () => {
+    const app = testApp();
+    const answer = await sendHttp(app, { url: '/interpret', headers: { ...JSON_TYPE, connection: 'keep-alive' }, body: JSON.stringify(karmadaRequest('InterpretHealth', workloadObject())) });
+    expect(answer.headers.connection).toBe('keep-alive');
+  });
+
+  it('once fastify is closing, /interpret goes to fastify (which answers 503 with Connection: close)', async () => {
+    let closing = false;
+    const seenByFastify: string[] = [];
+    const factory = interpretServerFactory({
+      https: null,
+      bodyLimit: 1024,
+      keepAliveTimeoutMs: 1000,
+      endpoint: async () => '{"answered":"fast path"}',
+      logger: silentLogger,
+      closing: () => closing,
+      draining: () => false,
+    });
+    const server = factory((request, response) => {
+      seenByFastify.push(`${request.method} ${request.url}`);
+      response.writeHead(503, { connection: 'close' }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as import('node:net').AddressInfo;
+      const post = () => fetch(`http://127.0.0.1:${port}/interpret?timeout=1s`, { method: 'POST', headers: JSON_TYPE, body: '{}' });
+      const before = await post();
+      expect(before.status).toBe(200);
+      expect(await before.text()).toBe('{"answered":"fast path"}');
+      closing = true;
+      expect((await post()).status).toBe(503);
+      expect(seenByFastify).toEqual(['POST /interpret?timeout=1s']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('Lua print', () => {
+  it('is logged with the uid of the request whose script printed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kiw-print-'));
+    try {
+      await writeFile(
+        join(dir, 'printer.yaml'),
+        `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: printer
+spec:
+  target:
+    apiVersion: workload.example.io/v1alpha1
+    kind: Workload
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(observedObj)
+          print("checking", observedObj.metadata.name)
+          return true
+        end
+`,
+      );
+      const loaded = await createRegistry({ customizations: [dir] });
+      const lines: Array<Record<string, unknown>> = [];
+      const sink = new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(JSON.parse(String(chunk)));
+          done();
+        },
+      });
+      const app = buildApp({ registry: loaded.registry, logger: pino({ level: 'debug' }, sink) });
+      try {
+        const requests = ['first', 'second'].map((name, i) => karmadaRequest('InterpretHealth', { ...workloadObject(), metadata: { name, namespace: 'default' } }, { uid: `0000000${i}-print` }));
+        // Sent together: the second is queued behind the first in the Lua runtime, so a context read
+        // when the script runs (instead of when the call was made) would mix them up.
+        const answers = await Promise.all(requests.map((r) => sendHttp(app, { url: '/interpret', headers: JSON_TYPE, body: JSON.stringify(r) })));
+        for (const answer of answers) expect(JSON.parse(answer.body).response.healthy).toBe(true);
+        const prints = lines.filter((l) => l.msg === 'lua print');
+        expect(prints.map((l) => [l.uid, l.print])).toEqual(
+          expect.arrayContaining([
+            ['00000000-print', 'checking\tfirst'],
+            ['00000001-print', 'checking\tsecond'],
+          ]),
+        );
+        expect(prints).toHaveLength(2);
+      } finally {
+        await app.close();
+        loaded.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
