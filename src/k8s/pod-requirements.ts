@@ -12,6 +12,7 @@
 
 import { InterpreterError, type KObject, type NodeClaim, type ReplicaRequirements } from '../interpreter/types.js';
 import { Quantity, QuantityParseError } from './quantity.js';
+import { copyJson } from '../interpreter/copy.js';
 import { isHugePageResourceName, isScalarResourceName } from './resource-names.js';
 
 type Totals = Map<string, bigint>;
@@ -107,9 +108,9 @@ function karmadaNodeClaim(spec: Record<string, any>): NodeClaim | undefined {
   // Go tests `NodeSelector == nil`: an explicit empty map still yields a (JSON-empty) claim.
   if (nodeSelector === undefined && hardNodeAffinity === undefined && tolerations.length === 0) return undefined;
   const claim: NodeClaim = {};
-  if (hardNodeAffinity) claim.hardNodeAffinity = structuredClone(hardNodeAffinity) as NodeClaim['hardNodeAffinity'];
-  if (nodeSelector && Object.keys(nodeSelector).length > 0) claim.nodeSelector = structuredClone(nodeSelector);
-  if (tolerations.length > 0) claim.tolerations = structuredClone(tolerations);
+  if (hardNodeAffinity) claim.hardNodeAffinity = copyJson(hardNodeAffinity) as NodeClaim['hardNodeAffinity'];
+  if (nodeSelector && Object.keys(nodeSelector).length > 0) claim.nodeSelector = copyJson(nodeSelector);
+  if (tolerations.length > 0) claim.tolerations = copyJson(tolerations);
   return claim;
 }
 
