@@ -1,30 +1,16 @@
 // JS <-> Lua value conversion with gopher-json semantics (Karmada marshals objects to JSON and
 // decodes them with layeh.com/gopher-json; results are encoded back with gopher-json's Encode).
-import { lua, lauxlib, lobject, luaS_bless, to_luastring } from './fengari.js';
+import { lua, lauxlib } from './fengari.js';
+import { lazyTables, luaRoundTrip, pushInterned } from './lazy.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
-
-// Object keys and most short values repeat across requests (apiVersion, metadata, "True", names of
-// the same objects polled again). fengari makes a new string object per push and re-hashes it on every
-// table store; reusing one immutable string object per text (its hash is cached on it) saves that.
-const KEY_CACHE_LIMIT = 8192;
-const keyCache = new Map<string, unknown>();
-
-function pushInterned(L: unknown, key: string): void {
-  let interned = keyCache.get(key);
-  if (interned === undefined) {
-    interned = luaS_bless(L, to_luastring(key));
-    if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
-    if (key.length <= 128) keyCache.set(key, interned);
-  }
-  lobject.pushsvalue2s(L, interned);
-}
 
 /** Error raised while encoding a Lua result; the message is the one gopher-json gives. */
 export class LuaEncodeError extends Error {}
 
 /**
- * Pushes a JSON-shaped value. Numbers become floats (gopher-lua has no integers; fengari's are 32-bit),
+ * Eager conversion (the runtime pushes arguments lazily, see lazy.ts; this is the reference the lazy
+ * path is tested against, and converts the kube module's small results). Pushes a JSON-shaped value. Numbers become floats (gopher-lua has no integers; fengari's are 32-bit),
  * null/undefined become nil: object keys with null vanish and null array elements are skipped, so later
  * elements shift down, as gopher-json's Decode does.
  */
@@ -63,6 +49,20 @@ export function pushJson(L: unknown, value: unknown): void {
 
 function luaString(L: unknown, index: number): string {
   return utf8.decode(lua.lua_tolstring(L, index));
+}
+
+// Decoded table keys by the key string's bytes: the bytes belong to one immutable fengari string, and
+// keys are mostly the same objects call after call (interned on push, constants of the script).
+const decodedKeys = new WeakMap<Uint8Array, string>();
+
+function luaKey(L: unknown, index: number): string {
+  const bytes: Uint8Array = lua.lua_tolstring(L, index);
+  let text = decodedKeys.get(bytes);
+  if (text === undefined) {
+    text = utf8.decode(bytes);
+    decodedKeys.set(bytes, text);
+  }
+  return text;
 }
 
 /**
@@ -109,6 +109,9 @@ function encodeTable(L: unknown, index: number, visited: Set<unknown>, depth: nu
   if (visited.has(identity)) throw new LuaEncodeError('cannot encode recursively nested tables to JSON');
   visited.add(identity);
   lauxlib.luaL_checkstack(L, 4, 'table too deep');
+  // A table the script never touched holds nothing yet: encode its JS object directly.
+  const lazy = lazyTables.get(identity as object);
+  if (lazy !== undefined) return encodeJsContainer(lazy, depth);
 
   const numberEntries: Array<[number, unknown]> = [];
   const stringEntries: Array<[string, unknown]> = [];
@@ -119,7 +122,7 @@ function encodeTable(L: unknown, index: number, visited: Set<unknown>, depth: nu
     if (keyType === lua.LUA_TNUMBER) {
       numberEntries.push([lua.lua_tonumber(L, -2), encodeAt(L, lua.lua_gettop(L), visited, depth)]);
     } else if (keyType === lua.LUA_TSTRING) {
-      stringEntries.push([luaString(L, -2), encodeAt(L, lua.lua_gettop(L), visited, depth)]);
+      stringEntries.push([luaKey(L, -2), encodeAt(L, lua.lua_gettop(L), visited, depth)]);
     } else {
       invalidKey = true;
     }
@@ -140,4 +143,45 @@ function encodeTable(L: unknown, index: number, visited: Set<unknown>, depth: nu
     if (key !== i + 1) throw new LuaEncodeError('cannot encode sparse array');
   });
   return numberEntries.map(([, value]) => value);
+}
+
+/**
+ * What pushJson then encodeAt give for a JSON value (never null here), without going through Lua:
+ * nulls dropped (array elements shift), empty objects and arrays `[]`, keys sorted, strings as Lua
+ * returns them. It holds no Lua table, so it cannot meet one twice.
+ */
+function encodeJs(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      return luaRoundTrip(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw new LuaEncodeError(`json: unsupported value: ${Number.isNaN(value) ? 'NaN' : value > 0 ? '+Inf' : '-Inf'}`);
+      return value;
+    case 'boolean':
+      return value;
+    case 'object':
+      if (depth >= MAX_DEPTH) throw new LuaEncodeError('exceeded max depth');
+      return encodeJsContainer(value as object, depth + 1);
+    default:
+      throw new TypeError(`cannot pass a ${typeof value} to Lua`);
+  }
+}
+
+/** encodeTable for the table pushJson would make of `value`, its entries at `depth`. */
+function encodeJsContainer(value: object, depth: number): unknown {
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const item of value) if (item !== null && item !== undefined) out.push(encodeJs(item, depth));
+    return out;
+  }
+  const entries: Array<[string, unknown]> = [];
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== null && item !== undefined) entries.push([luaRoundTrip(key), encodeJs(item, depth)]);
+  }
+  if (entries.length === 0) return [];
+  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const object: Record<string, unknown> = {};
+  for (const [key, item] of entries) object[key] = item;
+  return object;
 }

@@ -15,11 +15,18 @@ function pathKey(path: readonly string[]): string {
   return JSON.stringify(path);
 }
 
+// `path` is one array pushed and popped along the walk (copying it per key dominated the cost); it is
+// only turned into a key where an empty value is found.
+
 function collectEmptyFields(value: Json, path: string[], emptyArrays: Set<string>, emptyObjects: Set<string>): void {
   if (Array.isArray(value)) {
     for (const item of value) visitReferenceChild(item, path, emptyArrays, emptyObjects);
   } else if (isPlainObject(value)) {
-    for (const [key, item] of Object.entries(value)) visitReferenceChild(item, [...path, key], emptyArrays, emptyObjects);
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      visitReferenceChild(value[key], path, emptyArrays, emptyObjects);
+      path.pop();
+    }
   }
 }
 
@@ -43,8 +50,10 @@ function repairChildren(value: Json, path: string[], decide: Decide): Json {
   }
   if (isPlainObject(value)) {
     const out: Record<string, Json> = {};
-    for (const [key, item] of Object.entries(value)) {
-      const repaired = repairChild(item, [...path, key], decide);
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      const repaired = repairChild(value[key], path, decide);
+      path.pop();
       if (repaired !== undefined) out[key] = repaired;
     }
     return out;
@@ -69,6 +78,7 @@ export function repairEmptyTables(encoded: Json, targetIsStruct: boolean, refere
   const emptyArrays = new Set<string>();
   const emptyObjects = new Set<string>();
   for (const reference of references) collectEmptyFields(reference, [], emptyArrays, emptyObjects);
+  if (emptyArrays.size === 0 && emptyObjects.size === 0) return repairChildren(encoded, [], () => undefined);
   return repairChildren(encoded, [], (path) => {
     const key = pathKey(path);
     if (emptyObjects.has(key)) return {};

@@ -10,7 +10,7 @@ import type {
   ReplicaResult,
 } from '../interpreter/types.js';
 import { lua, to_luastring } from './fengari.js';
-import { LuaEncodeError, encodeLuaValue, pushJson } from './convert.js';
+import { LuaEncodeError, encodeLuaValue } from './convert.js';
 import { repairEmptyTables } from './emptyrepair.js';
 import { LuaScriptError } from './errors.js';
 import { LuaState } from './state.js';
@@ -30,6 +30,8 @@ export interface LuaRuntimeOptions {
   timeoutMs?: number;
   /** How much a single call may grow the JS heap (plus external memory) before it is stopped. */
   memoryLimitMb?: number;
+  /** Convert arguments eagerly (the reference implementation the lazy conversion is tested against). */
+  eagerConversion?: boolean;
 }
 
 const utf8 = new TextDecoder();
@@ -96,6 +98,7 @@ export class LuaRuntime {
   private readonly poolSize: number;
   private readonly timeoutMs: number;
   private readonly memoryLimitBytes: number;
+  private readonly eagerConversion: boolean;
   private readonly idle: LuaState[] = [];
   private inUse = 0;
   private cacheHits = 0;
@@ -107,6 +110,7 @@ export class LuaRuntime {
     this.poolSize = opts.poolSize ?? 10;
     this.timeoutMs = opts.timeoutMs ?? 1000;
     this.memoryLimitBytes = (opts.memoryLimitMb ?? 128) * 1024 * 1024;
+    this.eagerConversion = opts.eagerConversion ?? false;
   }
 
   /** Like Karmada's admission check (LoadString): throws LuaScriptError when the script does not compile. */
@@ -241,7 +245,7 @@ export class LuaRuntime {
         const type = lua.lua_type(L, 2);
         if (type === lua.LUA_TNIL) throw new LuaScriptError(`not found function ${functionName}`, { functionName });
         if (type !== lua.LUA_TFUNCTION) throw new LuaScriptError(`${functionName} is not a function: ${typeNameAt(L, 2)}`, { functionName });
-        for (const arg of args) pushJson(L, arg);
+        for (const arg of args) state!.pushArgument(arg, this.eagerConversion);
         lua.lua_call(L, args.length, resultCount);
         result = convert(L, 2, functionName);
       });

@@ -5,6 +5,7 @@ import { lua, lauxlib, lualib, to_luastring } from './fengari.js';
 import { goSprintf, type FormatArg } from './goformat.js';
 import { luaNumberToString, patchFengariNumbers } from './numbers.js';
 import { openKube } from './kube.js';
+import { materialize } from './lazy.js';
 import { OS_FUNCTIONS } from './oslib.js';
 import { gopherToNumber } from './tonumber.js';
 
@@ -18,7 +19,7 @@ export const UNSUPPORTED_BASE_FUNCTIONS = [
   'rawequal', 'rawget', 'rawset', 'setfenv', 'setmetatable', 'module', 'newproxy',
 ] as const;
 
-const BASE_FUNCTIONS = ['assert', 'error', 'ipairs', 'pairs', 'next', 'pcall', 'xpcall', 'select', 'tonumber', 'tostring', 'type'];
+const BASE_FUNCTIONS = ['assert', 'error', 'ipairs', 'pcall', 'xpcall', 'select', 'tonumber', 'tostring', 'type'];
 const STRING_FUNCTIONS = ['byte', 'char', 'find', 'len', 'lower', 'match', 'reverse', 'sub', 'upper', 'gmatch'];
 const STRING_ARGS_CHECKED: Record<string, number[]> = {
   byte: [1], find: [1, 2], match: [1, 2], gmatch: [1, 2], lower: [1], upper: [1], reverse: [1], sub: [1],
@@ -217,6 +218,7 @@ const tableSort: CFunction = (L) => {
 
 const tableMaxn: CFunction = (L) => {
   lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  materialize(L, 1);
   let max = 0;
   lua.lua_pushnil(L);
   while (lua.lua_next(L, 1) !== 0) {
@@ -225,6 +227,28 @@ const tableMaxn: CFunction = (L) => {
   }
   lua.lua_pushnumber(L, max);
   return 1;
+};
+
+/**
+ * `next` and `pairs` see every key, so a lazy table (lazy.ts) is materialized first. Otherwise they are
+ * fengari's (pairs without __pairs: no table a script can reach has a metatable of its own).
+ */
+const luaNext: CFunction = (L) => {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  materialize(L, 1);
+  lua.lua_settop(L, 2);
+  if (lua.lua_next(L, 1) !== 0) return 2;
+  lua.lua_pushnil(L);
+  return 1;
+};
+
+const luaPairs: CFunction = (L) => {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  materialize(L, 1);
+  lua.lua_pushcfunction(L, luaNext);
+  lua.lua_pushvalue(L, 1);
+  lua.lua_pushnil(L);
+  return 3;
 };
 
 /** Lua 5.1 tostring/print formatting of any value (numbers as gopher-lua prints them). */
@@ -269,6 +293,8 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
     onPrint()?.(parts.join('\t'));
     return 0;
   });
+  setFunction(L, 'next', luaNext);
+  setFunction(L, 'pairs', luaPairs);
   setFunction(L, 'tonumber', gopherToNumber);
   setFunction(L, 'tostring', (Ls) => {
     lauxlib.luaL_checkany(Ls, 1);

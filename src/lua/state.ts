@@ -6,6 +6,8 @@ import { lua, lauxlib, to_luastring, observeStringAllocations, patternSteps } fr
 import { openSandbox, luaToJsString, type SandboxHandles } from './sandbox.js';
 import { LuaScriptError } from './errors.js';
 import { toLua53Source } from './source.js';
+import { createLazyMetatable, pushLazyJson } from './lazy.js';
+import { pushJson } from './convert.js';
 
 /** Instructions between two deadline checks (a check costs ~50 ns; 1000 instructions ~10-20 µs). */
 const HOOK_INSTRUCTIONS = 1000;
@@ -46,6 +48,7 @@ export class LuaState {
   private failure: 'timeout' | 'memory' | undefined;
   private nativeError: unknown;
   private body: CallBody | undefined;
+  private readonly lazyMetaRef: number;
   print: ((line: string) => void) | undefined;
   /** A state that hit a limit or an internal error is closed instead of going back to the pool. */
   poisoned = false;
@@ -62,6 +65,7 @@ export class LuaState {
       lua.lua_pushstring(Ls, to_luastring(String((error as Error)?.message ?? error)));
       return 1;
     });
+    this.lazyMetaRef = createLazyMetatable(L);
     lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_INSTRUCTIONS);
     for (const ref of this.handles.protectedRefs) this.snapshots.push(this.snapshot(ref));
   }
@@ -86,6 +90,12 @@ export class LuaState {
     }
     this.chunks.set(script, ref);
     return { ref, cached: false };
+  }
+
+  /** Pushes a call argument: lazily (lazy.ts), or eagerly (the reference conversion, for tests). */
+  pushArgument(value: unknown, eager = false): void {
+    if (eager) pushJson(this.L, value);
+    else pushLazyJson(this.L, value, this.lazyMetaRef);
   }
 
   get compiledCount(): number {
