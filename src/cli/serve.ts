@@ -41,9 +41,18 @@ export async function run(args: string[]): Promise<number> {
   return new Promise<number>(() => undefined); // runs until a signal ends the process
 }
 
+const LOG_BUFFER_BYTES = 4096;
+const LOG_FLUSH_MS = 100;
+
 export async function startServer(config: ServeConfig) {
   const startedAt = performance.now();
-  const logger = pino({ level: config.logLevel, base: { service: 'karmada-interpreter-webhook' } });
+  // stdout through a 4 KiB buffer flushed at least every 100 ms: a line per interpreter call written
+  // on its own cost an fs.write each (~12% of the server's CPU under load). pino flushes it
+  // synchronously when the process exits, crashes included; only a SIGKILL can lose the last 100 ms.
+  const logger = pino(
+    { level: config.logLevel, base: { service: 'karmada-interpreter-webhook' } },
+    pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS }),
+  );
   const metrics = new Metrics();
   const readiness = new Readiness();
   readiness.set('tls', false, 'not serving yet');
@@ -128,6 +137,7 @@ export async function startServer(config: ServeConfig) {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ host: config.host, port, kinds: loaded.registry.served().length, readyMs: Math.round(performance.now() - startedAt) }, 'serving');
+  logger.flush(); // whoever waits for this line should not wait for the buffer
   void registrar?.refresh('start');
 
   let stopping = false;
@@ -138,6 +148,7 @@ export async function startServer(config: ServeConfig) {
     readiness.set('shutdown', false, `received ${signal}`);
     registrar?.close();
     logger.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down: readiness off, still serving until endpoints drop us');
+    logger.flush();
     await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
     const forced = setTimeout(() => {
       logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; closing their connections and exiting');
