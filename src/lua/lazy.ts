@@ -1,16 +1,16 @@
-// Lazy JSON -> Lua conversion. A JS object becomes an empty Lua table with a shared metatable; the
-// first time a script (or a library function) touches it in any way — reads or writes a key, `#`,
-// pairs, next, table.* — the table is materialized one level deep into exactly the table eager
-// pushJson builds (same keys and values, same insertion order, so the same iteration order and `#`),
-// its nested objects being lazy tables themselves, and the metatable is dropped. Arrays are converted
-// a whole level at a time. Scripts cannot see the metatable (Karmada's sandbox makes
+// Lazy JSON -> Lua conversion. A JS object or array becomes an empty Lua table with a shared
+// metatable; the first time a script (or a library function) touches it in any way — reads or writes
+// a key, `#`, pairs, next, ipairs, table.* — the table is materialized one level deep into exactly the
+// table eager pushJson builds (same keys and values, same insertion order, so the same iteration order
+// and `#`), its nested objects and arrays being lazy tables themselves, and the metatable is dropped.
+// Scripts cannot see the metatable (Karmada's sandbox makes
 // getmetatable/setmetatable/raw* raise), and a table is plain before any of its contents is observed,
 // so scripts behave exactly as with eager conversion. encodeLuaValue (convert.ts) encodes a table that
 // was never touched straight from its JS value.
 import { lua, lauxlib, lobject, luaS_bless, to_luastring } from './fengari.js';
 
 /** Never-touched lazy tables (by fengari table object, lua_topointer) and the JS objects they stand for. */
-export const lazyTables = new WeakMap<object, Record<string, unknown>>();
+export const lazyTables = new WeakMap<object, object>();
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
@@ -36,7 +36,7 @@ export function luaRoundTrip(text: string): string {
   return (text as string & { isWellFormed(): boolean }).isWellFormed() ? text : utf8.decode(to_luastring(text));
 }
 
-/** Pushes a JSON-shaped value; objects become lazy tables with the metatable at stack index `meta`. */
+/** Pushes a JSON-shaped value; objects and arrays become lazy tables with the metatable at stack index `meta`. */
 function pushValue(L: any, value: unknown, meta: number): void {
   if (value === null || value === undefined) {
     lua.lua_pushnil(L);
@@ -46,21 +46,11 @@ function pushValue(L: any, value: unknown, meta: number): void {
     lua.lua_pushnumber(L, value);
   } else if (typeof value === 'string') {
     pushInterned(L, value);
-  } else if (Array.isArray(value)) {
-    // A whole level: null elements are skipped and later ones shift down, as gopher-json decodes.
-    lauxlib.luaL_checkstack(L, 3, 'object too deep');
-    lua.lua_createtable(L, value.length, 0);
-    let index = 0;
-    for (const item of value) {
-      if (item === null || item === undefined) continue;
-      pushValue(L, item, meta);
-      lua.lua_rawseti(L, -2, ++index);
-    }
   } else if (typeof value === 'object') {
     lua.lua_createtable(L, 0, 0);
     lua.lua_pushvalue(L, meta);
     lua.lua_setmetatable(L, -2);
-    lazyTables.set(lua.lua_topointer(L, -1), value as Record<string, unknown>);
+    lazyTables.set(lua.lua_topointer(L, -1), value as object);
   } else {
     throw new TypeError(`cannot pass a ${typeof value} to Lua`);
   }
@@ -79,8 +69,8 @@ export function pushLazyJson(L: any, value: unknown, metaRef: number): void {
 }
 
 /**
- * Fills the lazy table at `index` (if it is one) with its object's entries, as pushJson does (null
- * values skipped; nested objects lazy), and drops the metatable: from now on it is a plain table.
+ * Fills the lazy table at `index` (if it is one) with its value's entries, as pushJson does (null
+ * values skipped; nested objects and arrays lazy), and drops the metatable: from now on it is a plain table.
  */
 export function materialize(L: any, index: number): void {
   const identity = lua.lua_topointer(L, index);
@@ -91,12 +81,22 @@ export function materialize(L: any, index: number): void {
   lauxlib.luaL_checkstack(L, 4, 'object too deep');
   lua.lua_getmetatable(L, table);
   const meta = lua.lua_gettop(L);
-  for (const key of Object.keys(object)) {
-    const item = object[key];
-    if (item === null || item === undefined) continue;
-    pushInterned(L, key);
-    pushValue(L, item, meta);
-    lua.lua_rawset(L, table);
+  if (Array.isArray(object)) {
+    // Null elements are skipped and later ones shift down, as gopher-json decodes.
+    let position = 0;
+    for (const item of object) {
+      if (item === null || item === undefined) continue;
+      pushValue(L, item, meta);
+      lua.lua_rawseti(L, table, ++position);
+    }
+  } else {
+    for (const key of Object.keys(object)) {
+      const item = (object as Record<string, unknown>)[key];
+      if (item === null || item === undefined) continue;
+      pushInterned(L, key);
+      pushValue(L, item, meta);
+      lua.lua_rawset(L, table);
+    }
   }
   lua.lua_pushnil(L);
   lua.lua_setmetatable(L, table);

@@ -241,7 +241,7 @@ export class LuaRuntime {
       let result: T | undefined;
       state.run(chunkRef, { deadline: performance.now() + timeoutMs, timeoutMs, memoryLimitBytes: this.memoryLimitBytes }, functionName, (L) => {
         // Stack: 1 = the call's _ENV with the script's definitions.
-        lua.lua_getfield(L, 1, to_luastring(functionName));
+        lua.lua_getfield(L, 1, to_luastring(functionName, true)); // fengari caches the conversion
         const type = lua.lua_type(L, 2);
         if (type === lua.LUA_TNIL) throw new LuaScriptError(`not found function ${functionName}`, { functionName });
         if (type !== lua.LUA_TFUNCTION) throw new LuaScriptError(`${functionName} is not a function: ${typeNameAt(L, 2)}`, { functionName });

@@ -18,6 +18,7 @@ const STRING_BYTES_PER_MEMORY_CHECK = 8 * 1024 * 1024;
 /** Pattern-matcher steps between two deadline checks inside string.find/match/gmatch. */
 const PATTERN_STEPS_PER_CHECK = 10_000;
 const CHUNK_NAME = to_luastring('=<string>');
+const G_NAME = to_luastring('_G');
 /** Compiled chunks kept per state (oldest dropped first). */
 const MAX_CHUNKS_PER_STATE = 512;
 
@@ -155,7 +156,7 @@ export class LuaState {
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.handles.envMetaRef);
     lua.lua_setmetatable(L, 2);
     lua.lua_pushvalue(L, 2);
-    lua.lua_setfield(L, 2, to_luastring('_G'));
+    lua.lua_setfield(L, 2, G_NAME);
     lua.lua_pushvalue(L, 2);
     lua.lua_setupvalue(L, 1, 1);
     lua.lua_pushvalue(L, 1);
