@@ -19,8 +19,8 @@ const STRING_BYTES_PER_MEMORY_CHECK = 8 * 1024 * 1024;
 const PATTERN_STEPS_PER_CHECK = 10_000;
 const CHUNK_NAME = to_luastring('=<string>');
 const G_NAME = to_luastring('_G');
-/** Compiled chunks kept per state (oldest dropped first). */
-const MAX_CHUNKS_PER_STATE = 512;
+/** Compiled chunks kept per state (least recently used dropped first). */
+export const MAX_CHUNKS_PER_STATE = 512;
 
 export interface CallLimits {
   deadline: number; // performance.now() value
@@ -74,7 +74,12 @@ export class LuaState {
   /** Compiles `script` in this state (once); returns the registry reference of the chunk. */
   chunk(script: string): { ref: number; cached: boolean } {
     const existing = this.chunks.get(script);
-    if (existing !== undefined) return { ref: existing, cached: true };
+    if (existing !== undefined) {
+      // Map order is the eviction order: move a used chunk to the end (least recently used first).
+      this.chunks.delete(script);
+      this.chunks.set(script, existing);
+      return { ref: existing, cached: true };
+    }
     const code = to_luastring(toLua53Source(script));
     const status = lauxlib.luaL_loadbuffer(this.L, code, code.length, CHUNK_NAME);
     if (status !== lua.LUA_OK) {
@@ -84,7 +89,7 @@ export class LuaState {
     }
     const ref = lauxlib.luaL_ref(this.L, lua.LUA_REGISTRYINDEX);
     if (this.chunks.size >= MAX_CHUNKS_PER_STATE) {
-      // Scripts come from configuration, so this only trims after many reloads: drop the oldest.
+      // Scripts come from configuration, so this only trims after many reloads: drop the least recently used.
       const [oldScript, oldRef] = this.chunks.entries().next().value as [string, number];
       this.chunks.delete(oldScript);
       lauxlib.luaL_unref(this.L, lua.LUA_REGISTRYINDEX, oldRef);
