@@ -39,24 +39,35 @@ function visitReferenceChild(item: Json, path: string[], emptyArrays: Set<string
 /** What an empty table at `path` becomes: `{}`, `[]`, or deleted (undefined). */
 type Decide = (path: string[]) => Json | undefined;
 
+// The encoded value is fresh (built by the encoder for this result), so an unchanged subtree is
+// returned as it is; a container is copied only from its first changed child on.
 function repairChildren(value: Json, path: string[], decide: Decide): Json {
   if (Array.isArray(value)) {
-    const out: Json[] = [];
-    for (const item of value) {
+    let out: Json[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
       const repaired = repairChild(item, path, decide);
-      if (repaired !== undefined) out.push(repaired);
+      if (out === undefined && repaired !== item) out = value.slice(0, i);
+      if (out !== undefined && repaired !== undefined) out.push(repaired);
     }
-    return out;
+    return out ?? value;
   }
   if (isPlainObject(value)) {
-    const out: Record<string, Json> = {};
-    for (const key of Object.keys(value)) {
+    let out: Record<string, Json> | undefined;
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const item = value[key];
       path.push(key);
-      const repaired = repairChild(value[key], path, decide);
+      const repaired = repairChild(item, path, decide);
       path.pop();
-      if (repaired !== undefined) out[key] = repaired;
+      if (out === undefined && repaired !== item) {
+        out = {};
+        for (let j = 0; j < i; j++) out[keys[j]!] = value[keys[j]!];
+      }
+      if (out !== undefined && repaired !== undefined) out[key] = repaired;
     }
-    return out;
+    return out ?? value;
   }
   return value;
 }
@@ -67,7 +78,8 @@ function repairChild(item: Json, path: string[], decide: Decide): Json | undefin
 }
 
 /**
- * @param encoded the gopher-json encoding of a Lua result (empty tables are `[]`)
+ * @param encoded the gopher-json encoding of a Lua result (empty tables are `[]`); unchanged parts are
+ *   returned as they are, so the result shares them
  * @param targetIsStruct whether Karmada decodes into a struct (objects, requirements, raw status)
  *   rather than a slice (components, dependencies): a whole-result `[]` then becomes `{}`
  * @param references the objects whose empty fields tell `{}` from `[]` (Retain: desired and observed;
