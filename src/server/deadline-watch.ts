@@ -28,6 +28,23 @@ export class DeadlineWatch {
     return watched;
   }
 
+  /** Settles with the work's result, or with onTimeout() if the work is not done within ms. */
+  race<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const watched = this.watch(ms, () => resolve(onTimeout()));
+      work.then(
+        (value) => {
+          this.done(watched);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.done(watched);
+          reject(error);
+        },
+      );
+    });
+  }
+
   done(watched: Watched): void {
     this.pending.delete(watched);
   }

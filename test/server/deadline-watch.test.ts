@@ -45,4 +45,14 @@ describe('DeadlineWatch', () => {
     vi.advanceTimersByTime(DEADLINE_TICK_MS * 2);
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it("race: the work's value when it is on time, onTimeout() when not, the work's error passed on", async () => {
+    const watch = new DeadlineWatch();
+    await expect(watch.race(Promise.resolve('done'), 100, () => 'late')).resolves.toBe('done');
+    await expect(watch.race(Promise.reject(new Error('broken')), 100, () => 'late')).rejects.toThrow('broken');
+    const slow = watch.race(new Promise<string>(() => undefined), 100, () => 'late');
+    vi.advanceTimersByTime(100 + DEADLINE_TICK_MS);
+    await expect(slow).resolves.toBe('late');
+    expect(watch.size).toBe(0);
+  });
 });
