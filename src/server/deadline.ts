@@ -15,9 +15,23 @@ export function parseGoDuration(text: string | undefined): number | undefined {
   return total;
 }
 
+// Karmada sends the same ?timeout= on every call: parse each distinct text once (bounded, since the
+// query is the caller's to choose).
+const parsed = new Map<string, number | undefined>();
+const PARSED_LIMIT = 64;
+
+function cachedGoDuration(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (parsed.has(text)) return parsed.get(text);
+  const value = parseGoDuration(text);
+  if (parsed.size >= PARSED_LIMIT) parsed.clear();
+  parsed.set(text, value);
+  return value;
+}
+
 /** How long we may work: the caller's timeout less a margin for the network, capped by our own maximum. */
 export function answerWithinMs(timeoutQuery: string | undefined, maxMs: number): number {
-  const timeout = parseGoDuration(timeoutQuery);
+  const timeout = cachedGoDuration(timeoutQuery);
   if (timeout === undefined) return maxMs;
   return Math.max(50, Math.min(maxMs, timeout - Math.min(500, timeout * 0.1)));
 }

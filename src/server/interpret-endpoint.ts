@@ -43,12 +43,12 @@ export function createInterpretEndpoint(options: InterpretEndpointOptions): Inte
 
   return async (raw, timeoutQuery, log) => {
     const started = performance.now();
-    metrics.inFlight.inc();
+    metrics.inFlight++;
     let exchange: Exchange;
     try {
       exchange = await run(raw, answerWithinMs(timeoutQuery, maxAnswerMs), log);
     } finally {
-      metrics.inFlight.dec();
+      metrics.inFlight--;
     }
     const durationMs = performance.now() - started;
     observe(exchange, durationMs, log);

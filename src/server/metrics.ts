@@ -21,10 +21,13 @@ export class Metrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
-  readonly inFlight = new Gauge({
+  /** Interpreter requests being processed; read at scrape time (Gauge.inc/dec hash labels on every call). */
+  inFlight = 0;
+  private readonly inFlightGauge: Gauge = new Gauge({
     name: `${METRIC_PREFIX}requests_in_flight`,
     help: 'Interpreter requests being processed.',
     registers: [this.registry],
+    collect: (): void => this.inFlightGauge.set(this.inFlight),
   });
   readonly luaTimeouts = new Counter({
     name: `${METRIC_PREFIX}lua_timeouts_total`,

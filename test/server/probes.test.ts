@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { Registry } from '../../src/interpreter/registry.js';
+import type { KindInterpreter } from '../../src/interpreter/types.js';
+import { buildApp } from '../../src/server/app.js';
 import { Readiness } from '../../src/server/readiness.js';
-import { testApp } from '../support/app.js';
+import { silentLogger, testApp } from '../support/app.js';
 import { karmadaRequest, workloadObject } from '../support/workload-module.js';
 
 describe('probes and metrics', () => {
@@ -30,5 +33,20 @@ describe('probes and metrics', () => {
     expect(text).toMatch(/karmada_interpreter_request_duration_seconds_bucket/);
     expect(text).toMatch(/karmada_interpreter_requests_in_flight 0/);
     expect(text).toMatch(/process_resident_memory_bytes/);
+  });
+
+  it('/metrics shows the requests in flight at scrape time', async () => {
+    let finish!: () => void;
+    const slow: KindInterpreter = {
+      targets: [{ apiVersion: 'workload.example.io/v1alpha1', kind: 'Workload' }],
+      getReplicas: () => new Promise((resolve) => (finish = () => resolve({ replicas: 1 }))),
+    };
+    const app = buildApp({ registry: new Registry({ 'builtin-ts': [slow] }), logger: silentLogger });
+    const pending = app.inject({ method: 'POST', url: '/interpret', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(karmadaRequest('InterpretReplica', workloadObject())) });
+    await vi.waitFor(() => expect(finish).toBeTypeOf('function'));
+    expect((await app.inject('/metrics')).body).toMatch(/karmada_interpreter_requests_in_flight 1/);
+    finish();
+    expect((await pending).json().response.replicas).toBe(1);
+    expect((await app.inject('/metrics')).body).toMatch(/karmada_interpreter_requests_in_flight 0/);
   });
 });
