@@ -1,7 +1,7 @@
 // JS <-> Lua value conversion with gopher-json semantics (Karmada marshals objects to JSON and
 // decodes them with layeh.com/gopher-json; results are encoded back with gopher-json's Encode).
 import { lua, lauxlib } from './fengari.js';
-import { lazyTables, luaRoundTrip, pushInterned } from './lazy.js';
+import { lazyValueOf, luaRoundTrip, pushInterned } from './lazy.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
@@ -110,7 +110,7 @@ function encodeTable(L: unknown, index: number, visited: Set<unknown>, depth: nu
   visited.add(identity);
   lauxlib.luaL_checkstack(L, 4, 'table too deep');
   // A table the script never touched holds nothing yet: encode its JS object directly.
-  const lazy = lazyTables.get(identity as object);
+  const lazy = lazyValueOf(identity as object);
   if (lazy !== undefined) return encodeJsContainer(lazy, depth);
 
   const numberEntries: Array<[number, unknown]> = [];

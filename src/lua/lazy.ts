@@ -7,10 +7,24 @@
 // getmetatable/setmetatable/raw* raise), and a table is plain before any of its contents is observed,
 // so scripts behave exactly as with eager conversion. encodeLuaValue (convert.ts) encodes a table that
 // was never touched straight from its JS value.
+import { createRequire } from 'node:module';
 import { lua, lauxlib, lobject, luaS_bless, to_luastring } from './fengari.js';
 
-/** Never-touched lazy tables (by fengari table object, lua_topointer) and the JS objects they stand for. */
-export const lazyTables = new WeakMap<object, object>();
+// Materialization writes entries with fengari's table functions directly: through the API every
+// entry is two pushes and a lua_rawset, whose two `delete L.stack[i]` were most of the cost. fengari.ts,
+// imported above, has configured and loaded fengari before these modules are taken from its cache.
+const require = createRequire(import.meta.url);
+const ltable = require('fengari/src/ltable.js');
+const { constant_types: T } = require('fengari/src/defs.js');
+
+/**
+ * The JS value a never-touched lazy table stands for, kept on fengari's table object (lua_topointer)
+ * itself: a WeakMap entry per table cost ~1 µs to create and collect, a property a few ns. It is set to
+ * undefined, not deleted, when the table is materialized (deleting would make the object slow).
+ */
+export function lazyValueOf(table: object): object | undefined {
+  return (table as { lazyValue?: object }).lazyValue;
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
@@ -20,14 +34,18 @@ const utf8 = new TextDecoder('utf-8', { fatal: false });
 const KEY_CACHE_LIMIT = 8192;
 const keyCache = new Map<string, unknown>();
 
-export function pushInterned(L: unknown, key: string): void {
-  let interned = keyCache.get(key);
-  if (interned === undefined) {
-    interned = luaS_bless(L, to_luastring(key));
+function interned(L: unknown, text: string): unknown {
+  let string = keyCache.get(text);
+  if (string === undefined) {
+    string = luaS_bless(L, to_luastring(text));
     if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
-    if (key.length <= 128) keyCache.set(key, interned);
+    if (text.length <= 128) keyCache.set(text, string);
   }
-  lobject.pushsvalue2s(L, interned);
+  return string;
+}
+
+export function pushInterned(L: unknown, text: string): void {
+  lobject.pushsvalue2s(L, interned(L, text));
 }
 
 /** The text a JS string has after a trip through Lua (to_luastring, then lenient UTF-8 decoding). */
@@ -50,7 +68,7 @@ function pushValue(L: any, value: unknown, meta: number): void {
     lua.lua_createtable(L, 0, 0);
     lua.lua_pushvalue(L, meta);
     lua.lua_setmetatable(L, -2);
-    lazyTables.set(lua.lua_topointer(L, -1), value as object);
+    (lua.lua_topointer(L, -1) as { lazyValue?: object }).lazyValue = value as object;
   } else {
     throw new TypeError(`cannot pass a ${typeof value} to Lua`);
   }
@@ -68,39 +86,69 @@ export function pushLazyJson(L: any, value: unknown, metaRef: number): void {
   lua.lua_remove(L, meta);
 }
 
+// Scratch values handed to luaH_setfrom / luaH_setint, which copy them into the table.
+const scratchKey = new lobject.TValue(T.LUA_TNIL, null);
+const scratchValue = new lobject.TValue(T.LUA_TNIL, null);
+
+/** Sets scratchValue to what pushValue would push for a non-null `item` (objects and arrays: new lazy tables). */
+function toScratchValue(L: any, item: unknown, meta: object): void {
+  switch (typeof item) {
+    case 'boolean':
+      scratchValue.type = T.LUA_TBOOLEAN;
+      scratchValue.value = item;
+      return;
+    case 'number': // lua_pushnumber: always a float
+      scratchValue.type = T.LUA_TNUMFLT;
+      scratchValue.value = item;
+      return;
+    case 'string':
+      scratchValue.type = T.LUA_TLNGSTR; // fengari makes every string a long string
+      scratchValue.value = interned(L, item);
+      return;
+    case 'object': {
+      const table = ltable.luaH_new(L);
+      table.metatable = meta;
+      table.lazyValue = item;
+      scratchValue.type = T.LUA_TTABLE;
+      scratchValue.value = table;
+      return;
+    }
+    default:
+      throw new TypeError(`cannot pass a ${typeof item} to Lua`);
+  }
+}
+
 /**
  * Fills the lazy table at `index` (if it is one) with its value's entries, as pushJson does (null
- * values skipped; nested objects and arrays lazy), and drops the metatable: from now on it is a plain table.
+ * values skipped, array elements shifted down; nested objects and arrays lazy), and drops the
+ * metatable: from now on it is a plain table.
  */
 export function materialize(L: any, index: number): void {
-  const identity = lua.lua_topointer(L, index);
-  const object = lazyTables.get(identity);
-  if (object === undefined) return;
-  lazyTables.delete(identity);
-  const table = lua.lua_absindex(L, index);
-  lauxlib.luaL_checkstack(L, 4, 'object too deep');
-  lua.lua_getmetatable(L, table);
-  const meta = lua.lua_gettop(L);
-  if (Array.isArray(object)) {
-    // Null elements are skipped and later ones shift down, as gopher-json decodes.
+  const table = lua.lua_topointer(L, index);
+  const value = lazyValueOf(table);
+  if (value === undefined) return;
+  table.lazyValue = undefined;
+  const meta = table.metatable;
+  if (Array.isArray(value)) {
     let position = 0;
-    for (const item of object) {
+    for (const item of value) {
       if (item === null || item === undefined) continue;
-      pushValue(L, item, meta);
-      lua.lua_rawseti(L, table, ++position);
+      toScratchValue(L, item, meta);
+      ltable.luaH_setint(table, ++position, scratchValue);
     }
   } else {
-    for (const key of Object.keys(object)) {
-      const item = (object as Record<string, unknown>)[key];
+    scratchKey.type = T.LUA_TLNGSTR;
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
       if (item === null || item === undefined) continue;
-      pushInterned(L, key);
-      pushValue(L, item, meta);
-      lua.lua_rawset(L, table);
+      scratchKey.value = interned(L, key);
+      toScratchValue(L, item, meta);
+      ltable.luaH_setfrom(L, table, scratchKey, scratchValue);
     }
   }
-  lua.lua_pushnil(L);
-  lua.lua_setmetatable(L, table);
-  lua.lua_settop(L, meta - 1);
+  scratchKey.value = scratchValue.value = null; // hold no references
+  ltable.invalidateTMcache(table);
+  table.metatable = null;
 }
 
 // --- the metatable: each metamethod materializes, then does what the VM does with a plain table ---
