@@ -13,7 +13,9 @@ export function copyJson<T>(value: T): T {
     return out as T;
   }
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  // for...in rather than Object.keys: no key array per object (JSON objects have no inherited keys).
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
     const item = copyJson((value as Record<string, unknown>)[key]);
     if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
     else out[key] = item;

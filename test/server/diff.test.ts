@@ -1,0 +1,98 @@
+// Our diff (src/protocol/patch.ts) must produce exactly fast-json-patch's compare operations, in the
+// same order, only without copying values.
+import fc from 'fast-check';
+import fastJsonPatch from 'fast-json-patch';
+import { describe, expect, it } from 'vitest';
+import { diff } from '../../src/protocol/patch.js';
+
+const key = fc.oneof(fc.constantFrom('a', 'b', 'a/b', '~0', 'x~1y', '~', '/', '0', '1', '-', '__proto__'), fc.string({ maxLength: 4 }));
+const json = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer({ min: -3, max: 3 }),
+    fc.constantFrom('x', 'y', ''),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(key, tie('value'), { maxKeys: 4 }),
+  ),
+})).value;
+
+/** A changed copy of a JSON value: a few edits at random places, so the two share most structure. */
+const edited = (value: unknown) =>
+  fc.array(fc.tuple(fc.nat(), fc.nat(), json), { maxLength: 4 }).map((edits) => {
+    const copy = JSON.parse(JSON.stringify(value)) as unknown;
+    for (const [where, how, replacement] of edits) {
+      const containers: Array<Record<string, unknown> | unknown[]> = [];
+      const collect = (v: unknown) => {
+        if (typeof v === 'object' && v !== null) {
+          containers.push(v as Record<string, unknown>);
+          for (const child of Object.values(v)) collect(child);
+        }
+      };
+      collect(copy);
+      if (containers.length === 0) continue;
+      const target = containers[where % containers.length]!;
+      const keys = Object.keys(target);
+      if (Array.isArray(target)) {
+        if (how % 3 === 0) target.push(replacement);
+        else if (how % 3 === 1 && target.length > 0) target.splice(how % target.length, 1);
+        else if (target.length > 0) target[how % target.length] = replacement;
+      } else if (how % 3 === 0 || keys.length === 0) {
+        Object.defineProperty(target, `k${how % 5}`, { value: replacement, enumerable: true, writable: true, configurable: true });
+      } else if (how % 3 === 1) delete target[keys[how % keys.length]!];
+      else target[keys[how % keys.length]!] = replacement;
+    }
+    return copy;
+  });
+
+const pair = json.chain((original) => fc.tuple(fc.constant(original), fc.oneof(edited(original), json)));
+
+describe('diff', () => {
+  it('gives fast-json-patch compare operations, in order', () => {
+    fc.assert(
+      fc.property(
+        pair.filter(([a, b]) => typeof a === 'object' && a !== null && typeof b === 'object' && b !== null),
+        ([original, modified]) => {
+          expect(diff(original as object, modified as object)).toEqual(fastJsonPatch.compare(original as object, modified as object));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('applying the operations to the original gives the modified value', () => {
+    fc.assert(
+      fc.property(
+        // (__proto__ keys left out: fast-json-patch's apply treats them specially; the test above covers them)
+        pair.filter(([a, b]) => typeof a === 'object' && a !== null && !Array.isArray(a) && typeof b === 'object' && b !== null && !Array.isArray(b) && !JSON.stringify([a, b]).includes('__proto__')),
+        ([original, modified]) => {
+          const ops = diff(original as object, modified as object);
+          const applied = fastJsonPatch.applyPatch(JSON.parse(JSON.stringify(original)), JSON.parse(JSON.stringify(ops)), false, true, false).newDocument;
+          expect(applied).toEqual(modified);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('shares values with the modified object instead of copying them, and changes neither input', () => {
+    const original = { spec: { replicas: 1 }, status: { ready: 1 } };
+    const modified = { spec: { replicas: 1 }, status: { ready: 2, conditions: [{ type: 'Ready' }] } };
+    const before = JSON.stringify([original, modified]);
+    const ops = diff(original, modified);
+    expect(ops).toEqual([
+      { op: 'replace', path: '/status/ready', value: 2 },
+      { op: 'add', path: '/status/conditions', value: [{ type: 'Ready' }] },
+    ]);
+    expect((ops[1] as { value: unknown }).value).toBe(modified.status.conditions);
+    expect(JSON.stringify([original, modified])).toBe(before);
+  });
+
+  it('escapes / and ~ in keys', () => {
+    expect(diff({ 'a/b': 1, 'c~d': 1 }, { 'a/b': 2, 'c~d': 2 })).toEqual([
+      { op: 'replace', path: '/c~0d', value: 2 },
+      { op: 'replace', path: '/a~1b', value: 2 },
+    ]);
+  });
+});
