@@ -27,7 +27,9 @@ export function readLimitedBody(stream: IncomingMessage, limit: number): Promise
       }
       chunks.push(chunk);
     });
-    stream.on('end', () => resolve(truncated ? { body: chunks[0] ?? Buffer.alloc(0), truncatedAt: limit } : { body: Buffer.concat(chunks, size) }));
+    // One chunk (most requests: a small body in one TLS record) is used as is; concat would copy it.
+    const whole = () => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    stream.on('end', () => resolve(truncated ? { body: chunks[0] ?? Buffer.alloc(0), truncatedAt: limit } : { body: whole() }));
     stream.on('error', reject);
   });
 }
