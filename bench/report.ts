@@ -78,6 +78,20 @@ function targets(f: Findings): string[] {
   ];
 }
 
+/**
+ * Server CPU per answered request (CPU cores / req/s), which does not depend on whether the server or
+ * the load generator was the limit of a pass: the cost the throughput ratio comes from.
+ */
+function cpuPerRequest(f: Findings): string {
+  const us = (m: Measured) => (m.cpuCores / m.requestsPerSecond) * 1e6;
+  const small = f.rows.filter((r) => r.baseline && !r.id.includes('clusters'));
+  const ours = small.map((r) => us(r.ours));
+  const base = small.map((r) => us(r.baseline!));
+  const lua = f.rows.filter((r) => r.lua).map((r) => us(r.lua!));
+  const luaPart = lua.length ? `; Lua customizations (CloneSet) median ${f0(median(lua))} µs` : '';
+  return `Server CPU per request, small requests: ours median ${f0(median(ours))} µs (${f0(Math.min(...ours))}-${f0(Math.max(...ours))}), baseline median ${f0(median(base))} µs (${f0(Math.min(...base))}-${f0(Math.max(...base))})${luaPart}.`;
+}
+
 /** "p99 / p99 (rate asked; what each driver achieved)". */
 function halfRateCell(autocannon: FixedRate, spaced: FixedRate): string {
   return `${f2(autocannon.p99Ms)} / ${f2(spaced.p99Ms)} (${f0(autocannon.rate)}/s asked; ${f0(autocannon.requestsPerSecond)} / ${f0(spaced.requestsPerSecond)} sent)`;
@@ -97,6 +111,7 @@ export function markdown(f: Findings): string {
   lines.push('- p99 at ½ rate: half the saturation throughput of that case, two ways. autocannon\'s `overallRate` gives each connection a per-second budget that it spends back to back at the start of every second (so part of each second still runs saturated); "evenly spaced" sends one request every 1/rate s over keep-alive connections and counts latency from the moment a request was due.', '');
 
   lines.push('## Targets', '', '| target | measured | |', '|---|---|---|', ...targets(f), '');
+  lines.push(cpuPerRequest(f), '');
 
   lines.push('## TypeScript modules against the baseline (saturation)', '');
   lines.push('| case | request KiB | answer B | req/s | p50 ms | p99 ms | peak RSS MB | srv CPU | gen CPU | baseline req/s | baseline srv CPU | baseline gen CPU | ratio | p99 ms at ½ rate: autocannon / evenly spaced |');
