@@ -9,7 +9,8 @@ import type {
   ReplicaRequirements,
   ReplicaResult,
 } from '../interpreter/types.js';
-import { lua, to_luastring } from './fengari.js';
+import { lua } from './fengari.js';
+import { pushInterned } from './lazy.js';
 import { LuaEncodeError, encodeLuaValue } from './convert.js';
 import { repairEmptyTables } from './emptyrepair.js';
 import { LuaScriptError } from './errors.js';
@@ -80,6 +81,9 @@ function expectTable(L: any, index: number, what: string, functionName: string):
 
 /** An AggregatedStatusItem as Go marshals it: `applied`, `appliedMessage`, `health`, `status` are omitempty. */
 function asMarshalledItem(item: AggregatedStatusItem): AggregatedStatusItem {
+  // Usually nothing is left out: then the item itself (the Lua conversion never modifies its input).
+  const omitted = (key: keyof AggregatedStatusItem) => Object.hasOwn(item, key) && (key === 'status' ? item.status === null : !item[key]);
+  if (!omitted('status') && !omitted('applied') && !omitted('appliedMessage') && !omitted('health')) return item;
   const out: AggregatedStatusItem = { ...item }; // fields a newer Karmada adds pass through
   if (out.status === null) delete out.status;
   if (!out.applied) delete out.applied;
@@ -241,7 +245,8 @@ export class LuaRuntime {
       let result: T | undefined;
       state.run(chunkRef, { deadline: performance.now() + timeoutMs, timeoutMs, memoryLimitBytes: this.memoryLimitBytes }, functionName, (L) => {
         // Stack: 1 = the call's _ENV with the script's definitions.
-        lua.lua_getfield(L, 1, to_luastring(functionName, true)); // fengari caches the conversion
+        pushInterned(L, functionName); // one fengari string per name (lua_getfield would make a new one per call)
+        lua.lua_gettable(L, 1);
         const type = lua.lua_type(L, 2);
         if (type === lua.LUA_TNIL) throw new LuaScriptError(`not found function ${functionName}`, { functionName });
         if (type !== lua.LUA_TFUNCTION) throw new LuaScriptError(`${functionName} is not a function: ${typeNameAt(L, 2)}`, { functionName });

@@ -6,7 +6,7 @@ import { lua, lauxlib, to_luastring, observeStringAllocations, patternSteps } fr
 import { openSandbox, luaToJsString, type SandboxHandles } from './sandbox.js';
 import { LuaScriptError } from './errors.js';
 import { toLua53Source } from './source.js';
-import { createLazyMetatable, pushLazyJson } from './lazy.js';
+import { createLazyMetatable, pushInterned, pushLazyJson } from './lazy.js';
 import { pushJson } from './convert.js';
 
 /** Instructions between two deadline checks (a check costs ~50 ns; 1000 instructions ~10-20 µs). */
@@ -18,7 +18,6 @@ const STRING_BYTES_PER_MEMORY_CHECK = 8 * 1024 * 1024;
 /** Pattern-matcher steps between two deadline checks inside string.find/match/gmatch. */
 const PATTERN_STEPS_PER_CHECK = 10_000;
 const CHUNK_NAME = to_luastring('=<string>');
-const G_NAME = to_luastring('_G');
 /** Compiled chunks kept per state (least recently used dropped first). */
 export const MAX_CHUNKS_PER_STATE = 512;
 
@@ -160,8 +159,9 @@ export class LuaState {
     lua.lua_createtable(L, 0, 8); // 2: _ENV for this call
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.handles.envMetaRef);
     lua.lua_setmetatable(L, 2);
+    pushInterned(L, '_G'); // raw set: the environment's metatable has only __index
     lua.lua_pushvalue(L, 2);
-    lua.lua_setfield(L, 2, G_NAME);
+    lua.lua_rawset(L, 2);
     lua.lua_pushvalue(L, 2);
     lua.lua_setupvalue(L, 1, 1);
     lua.lua_pushvalue(L, 1);
