@@ -9,9 +9,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: false });
 export class LuaEncodeError extends Error {}
 
 /**
- * Eager conversion (the runtime pushes arguments lazily, see lazy.ts; this is the reference the lazy
- * path is tested against, and converts the kube module's small results). Pushes a JSON-shaped value. Numbers become floats (gopher-lua has no integers; fengari's are 32-bit),
- * null/undefined become nil: object keys with null vanish and null array elements are skipped, so later
+ * Eager conversion: the reference the lazy conversion (lazy.ts, used for call arguments) is tested
+ * against, and the kube module's small results. Pushes a JSON-shaped value. Numbers become floats
+ * (gopher-lua has no integers; fengari's are 32-bit), null/undefined become nil: object keys with null vanish and null array elements are skipped, so later
  * elements shift down, as gopher-json's Decode does.
  */
 export function pushJson(L: unknown, value: unknown): void {

@@ -153,8 +153,9 @@ describe('values', () => {
   });
 
   it('numbers, strings and booleans come back as they went in', async () => {
-    const input = obj({ data: { big: 2 ** 53, neg: -0, frac: 0.1, text: 'é \u2028 "q"', bad: '\ud800x', t: true, f: false } });
-    expect(value(await reflect('return o.data', input))).toEqual({ bad: '\ufffd\ufffd\ufffdx', big: 2 ** 53, frac: 0.1, f: false, neg: -0, t: true, text: 'é \u2028 "q"' });
+    // The encoder's TextDecoder drops a leading BOM (of values and keys) and replaces lone surrogates.
+    const input = obj({ data: { big: 2 ** 53, neg: -0, frac: 0.1, text: 'é \u2028 "q"', bad: '\ud800x', bom: '\ufeffx', '\ufeffk': 1, t: true, f: false } });
+    expect(value(await reflect('return o.data', input))).toEqual({ bad: '\ufffd\ufffd\ufffdx', big: 2 ** 53, bom: 'x', frac: 0.1, f: false, k: 1, neg: -0, t: true, text: 'é \u2028 "q"' });
     expect(value(await reflect('local d = o.data\nreturn { big = d.big, neg = d.neg, bad = d.bad, s = tostring(d.big) }', input))).toEqual({ big: 2 ** 53, neg: -0, bad: '\ufffd\ufffd\ufffdx', s: '9007199254740992' });
   });
 
