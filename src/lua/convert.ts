@@ -1,7 +1,7 @@
 // JS <-> Lua value conversion with gopher-json semantics (Karmada marshals objects to JSON and
 // decodes them with layeh.com/gopher-json; results are encoded back with gopher-json's Encode).
 import { lua, lauxlib } from './fengari.js';
-import { lazyValueOf, luaRoundTrip, pushInterned } from './lazy.js';
+import { lazyValueOf, luaRoundTrip, pushInterned, pushScalar } from './lazy.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
@@ -15,15 +15,8 @@ export class LuaEncodeError extends Error {}
  * elements shift down, as gopher-json's Decode does.
  */
 export function pushJson(L: unknown, value: unknown): void {
-  if (value === null || value === undefined) {
-    lua.lua_pushnil(L);
-  } else if (typeof value === 'boolean') {
-    lua.lua_pushboolean(L, value);
-  } else if (typeof value === 'number') {
-    lua.lua_pushnumber(L, value);
-  } else if (typeof value === 'string') {
-    pushInterned(L, value);
-  } else if (Array.isArray(value)) {
+  if (pushScalar(L, value)) return;
+  if (Array.isArray(value)) {
     lauxlib.luaL_checkstack(L, 3, 'object too deep');
     lua.lua_createtable(L, value.length, 0);
     let index = 0;

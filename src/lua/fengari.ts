@@ -74,4 +74,7 @@ export const to_jsstring: (s: Uint8Array) => string = fengariModule.to_jsstring;
 export const lobject: any = require('fengari/src/lobject.js');
 export const ldebug: any = require('fengari/src/ldebug.js');
 export const lvm: any = require('fengari/src/lvm.js');
+/** fengari's table functions and type tags, for lazy.ts to fill tables without the stack API. */
+export const ltable: any = require('fengari/src/ltable.js');
+export const fengariTypes: any = require('fengari/src/defs.js').constant_types;
 export const luaS_bless: (L: unknown, s: Uint8Array) => unknown = lstring.luaS_bless;

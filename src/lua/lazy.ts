@@ -7,15 +7,10 @@
 // and a table is plain before any of its contents is observed, so scripts behave exactly as with eager
 // conversion. encodeLuaValue (convert.ts) encodes a table that
 // was never touched straight from its JS value.
-import { createRequire } from 'node:module';
-import { lua, lauxlib, lobject, luaS_bless, to_luastring } from './fengari.js';
+import { fengariTypes as T, lua, lauxlib, lobject, ltable, luaS_bless, to_luastring } from './fengari.js';
 
-// Materialization writes entries with fengari's table functions directly: through the API every
-// entry is two pushes and a lua_rawset, whose two `delete L.stack[i]` were most of the cost. fengari.ts,
-// imported above, has configured and loaded fengari before these modules are taken from its cache.
-const require = createRequire(import.meta.url);
-const ltable = require('fengari/src/ltable.js');
-const { constant_types: T } = require('fengari/src/defs.js');
+// Materialization writes entries with fengari's table functions (ltable) directly: through the API
+// every entry is two pushes and a lua_rawset, whose two `delete L.stack[i]` were most of the cost.
 
 /**
  * The JS value a never-touched lazy table stands for, kept on fengari's table object (lua_topointer)
@@ -58,17 +53,20 @@ export function luaRoundTrip(text: string): string {
   return utf8.decode(to_luastring(text));
 }
 
+/** Pushes null/undefined (as nil), a boolean, a number or a string; false for anything else. */
+export function pushScalar(L: any, value: unknown): boolean {
+  if (value === null || value === undefined) lua.lua_pushnil(L);
+  else if (typeof value === 'boolean') lua.lua_pushboolean(L, value);
+  else if (typeof value === 'number') lua.lua_pushnumber(L, value);
+  else if (typeof value === 'string') pushInterned(L, value);
+  else return false;
+  return true;
+}
+
 /** Pushes a JSON-shaped value; objects and arrays become lazy tables with the metatable at stack index `meta`. */
 function pushValue(L: any, value: unknown, meta: number): void {
-  if (value === null || value === undefined) {
-    lua.lua_pushnil(L);
-  } else if (typeof value === 'boolean') {
-    lua.lua_pushboolean(L, value);
-  } else if (typeof value === 'number') {
-    lua.lua_pushnumber(L, value);
-  } else if (typeof value === 'string') {
-    pushInterned(L, value);
-  } else if (typeof value === 'object') {
+  if (pushScalar(L, value)) return;
+  if (typeof value === 'object') {
     lua.lua_createtable(L, 0, 0);
     lua.lua_pushvalue(L, meta);
     lua.lua_setmetatable(L, -2);
