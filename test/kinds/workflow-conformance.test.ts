@@ -2,7 +2,7 @@
 // compared the way Karmada's harness compares. Cases in conformance-differences.yaml must still differ
 // (if one starts passing, the list and the README are stale); every other case must pass.
 // Our own testdata/ cases run in test/testdata.test.ts.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,9 +25,11 @@ async function casesIn(dir: string): Promise<TestCase[]> {
 
 const loaded = await createRegistry();
 afterAll(() => loaded.close());
-const conformanceCases = await casesIn(conformanceDir);
+// A clone without ../shared next to it has no Karmada cases: skip them rather than fail (as the kruise test does).
+const haveConformance = existsSync(conformanceDir);
+const conformanceCases = haveConformance ? await casesIn(conformanceDir) : [];
 
-describe('Workflow: Karmada conformance cases', () => {
+describe.skipIf(!haveConformance)('Workflow: Karmada conformance cases', () => {
   it('loads every Karmada case', () => {
     expect(conformanceCases.length).toBeGreaterThanOrEqual(11);
   });
