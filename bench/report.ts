@@ -66,7 +66,7 @@ function targets(f: Findings): string[] {
   const minSpeedup = Math.min(...f.compile.map((c) => c.speedup));
   const peak = Math.max(f.peakRssMb.typescript, f.peakRssMb.lua);
   const ready = Math.max(...f.startup.map((s) => s.readyMs));
-  const readyWithFiles = f.startup.filter((s) => s.label.startsWith('certificate files')).map((s) => s.readyMs);
+  const worstOf = (prefix: string) => f0(Math.max(...f.startup.filter((s) => s.label.startsWith(prefix)).map((s) => s.readyMs)));
   return [
     `| TypeScript ≥ 0.8× baseline throughput, small requests | min ${f2(Math.min(...tsRatios))}×, median ${f2(median(tsRatios))}× over ${tsRatios.length} cases | ${mark(Math.min(...tsRatios) >= 0.8)} |`,
     `| Lua ≥ 0.5× TypeScript, same kind and operation | min ${f2(Math.min(...luaRatios))}×, median ${f2(median(luaRatios))}× over ${luaRatios.length} cases | ${mark(Math.min(...luaRatios) >= 0.5)} |`,
@@ -74,7 +74,7 @@ function targets(f: Findings): string[] {
     `| p99 < 10 ms at half the saturation throughput (autocannon overallRate) | worst ${f2(worstP99)} ms over ${fixed.length} passes | ${mark(worstP99 < 10)} |`,
     `| p99 < 10 ms at half the saturation throughput (evenly spaced requests) | worst ${f2(worstSpacedP99)} ms over ${spaced.length} passes | ${mark(worstSpacedP99 < 10)} |`,
     `| RSS < 200 MB throughout | peak ${f1(peak)} MB (TypeScript server ${f1(f.peakRssMb.typescript)}, Lua server ${f1(f.peakRssMb.lua)}) | ${mark(peak < 200)} |`,
-    `| ready in < 1 s | worst ${f0(ready)} ms of ${f.startup.length} starts (with certificate files: worst ${f0(Math.max(...readyWithFiles))} ms) | ${mark(ready < 1000)} |`,
+    `| ready in < 1 s | worst ${f0(ready)} ms of ${f.startup.length} starts (first start generating the self-signed set: worst ${worstOf('first start')} ms; restart with the kept set: ${worstOf('restart')} ms; certificate files: ${worstOf('certificate files')} ms) | ${mark(ready < 1000)} |`,
   ];
 }
 

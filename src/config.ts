@@ -10,6 +10,8 @@ export interface ServeConfig {
   tlsCertFile?: string;
   tlsKeyFile?: string;
   tlsSans: string[];
+  /** `--self-signed-dir`: where the generated self-signed set is kept between starts (default: the user's cache). */
+  selfSignedDir?: string;
   customizations: string[];
   logLevel: string;
   bodyLimit: number;
@@ -51,6 +53,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: 'tls-cert-file', env: 'KARMADA_INTERPRETER_TLS_CERT_FILE', help: 'serving certificate (PEM); needs --tls-key-file' },
   { flag: 'tls-key-file', env: 'KARMADA_INTERPRETER_TLS_KEY_FILE', help: 'serving private key (PEM); needs --tls-cert-file' },
   { flag: 'tls-san', env: 'KARMADA_INTERPRETER_TLS_SAN', multiple: true, help: 'extra DNS name or IP for the generated self-signed certificate (repeatable)' },
+  { flag: 'self-signed-dir', env: 'KARMADA_INTERPRETER_SELF_SIGNED_DIR', help: 'where the generated self-signed CA and certificate are kept and reused between starts [default: $XDG_CACHE_HOME or ~/.cache, then $TMPDIR, + /karmada-interpreter-webhook]' },
   { flag: 'customizations', env: 'KARMADA_INTERPRETER_CUSTOMIZATIONS', multiple: true, help: 'directory of ResourceInterpreterCustomization files (repeatable, recursive, reloaded on change)' },
   { flag: 'log-level', env: 'KARMADA_INTERPRETER_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug (bodies) or trace' },
   { flag: 'body-limit', env: 'KARMADA_INTERPRETER_BODY_LIMIT', default: '8MiB', help: 'largest request body, e.g. 8MiB, 512KiB, 1000000' },
@@ -127,6 +130,8 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
   const tlsKeyFile = str('tls-key-file');
   if (certDir && (tlsCertFile || tlsKeyFile)) throw new ConfigError('--cert-dir and --tls-cert-file/--tls-key-file are alternatives: give one or the other');
   if (Boolean(tlsCertFile) !== Boolean(tlsKeyFile)) throw new ConfigError('--tls-cert-file and --tls-key-file must be given together');
+  const selfSignedDir = str('self-signed-dir') || undefined;
+  if (selfSignedDir && (certDir || tlsCertFile)) throw new ConfigError('--self-signed-dir is for the generated certificate: it cannot be combined with --cert-dir or --tls-cert-file/--tls-key-file');
   const register = registerConfig(str);
   return {
     help,
@@ -136,6 +141,7 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
     tlsCertFile,
     tlsKeyFile,
     tlsSans: list('tls-san'),
+    selfSignedDir,
     customizations: list('customizations'),
     logLevel,
     bodyLimit: parseSize(str('body-limit')!, 'body-limit'),

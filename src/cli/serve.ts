@@ -7,7 +7,8 @@ import { buildApp } from '../server/app.js';
 import { LuaMetrics } from '../server/lua-metrics.js';
 import { Metrics } from '../server/metrics.js';
 import { Readiness } from '../server/readiness.js';
-import { CertificateWatcher, readKeyPair, writeSelfSigned } from '../server/tls.js';
+import { selfSignedFiles } from '../server/self-signed-store.js';
+import { CertificateWatcher, readKeyPair } from '../server/tls.js';
 import { ExchangeRecorder } from '../record/recorder.js';
 import type { Registrar } from '../register/registrar.js';
 
@@ -16,7 +17,8 @@ export const help = `Usage: karmada-interpreter serve [options]
 
 Serves POST /interpret (and /interpret/<any path>) for Karmada, plus /healthz, /readyz and /metrics.
 Without --cert-dir or --tls-cert-file/--tls-key-file a self-signed CA and serving certificate are
-generated at start (SANs: localhost, 127.0.0.1, ::1 and every --tls-san); the CA file's path is logged.
+used (SANs: localhost, 127.0.0.1, ::1 and every --tls-san): generated at the first start and kept in
+--self-signed-dir for later ones, renewed 30 days before expiry; the CA file's path is logged.
 
 Options:
 ${optionsHelp(SERVE_OPTIONS)}
@@ -89,10 +91,15 @@ export async function startServer(config: ServeConfig) {
     certFile = config.tlsCertFile;
     keyFile = config.tlsKeyFile;
   } else {
-    const generated = await writeSelfSigned(config.tlsSans);
-    certFile = generated.certFile;
-    keyFile = generated.keyFile;
-    logger.info({ caFile: generated.caFile, certFile, sans: ['localhost', '127.0.0.1', '::1', ...config.tlsSans] }, 'generated a self-signed CA and serving certificate; trust the CA file (curl --cacert)');
+    const selfSigned = await selfSignedFiles(config.tlsSans, config.selfSignedDir);
+    certFile = selfSigned.certFile;
+    keyFile = selfSigned.keyFile;
+    logger.info(
+      { caFile: selfSigned.caFile, certFile, sans: ['localhost', '127.0.0.1', '::1', ...config.tlsSans] },
+      selfSigned.reused
+        ? 'serving the self-signed certificate kept from an earlier start; trust the CA file (curl --cacert)'
+        : 'generated a self-signed CA and serving certificate, kept for later starts; trust the CA file (curl --cacert)',
+    );
   }
   const pair = await readKeyPair(certFile, keyFile);
   metrics.certificateExpiry.set(pair.notAfter.getTime() / 1000);

@@ -6,6 +6,7 @@ import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as x509 from '@peculiar/x509';
+import { DEFAULT_SANS } from './self-signed-store.js';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
@@ -17,7 +18,6 @@ export interface GeneratedCertificates {
   keyPem: string;
 }
 
-export const DEFAULT_SANS = ['localhost', '127.0.0.1', '::1'];
 
 function serial(): string {
   // A positive 16-byte serial (leading byte < 0x80), as RFC 5280 asks.

@@ -5,9 +5,8 @@
 // backstop for file systems where watch events are lost (as controller-runtime's watcher does).
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 export interface KeyPair {
   cert: string;
@@ -16,10 +15,6 @@ export interface KeyPair {
   notAfter: Date;
   fingerprint: string;
 }
-
-export type TlsConfig =
-  | { mode: 'files'; certFile: string; keyFile: string }
-  | { mode: 'self-signed'; sans: string[]; outDir?: string };
 
 /** Reads and checks a pair; throws with a clear message when it is unusable. */
 export async function readKeyPair(certFile: string, keyFile: string): Promise<KeyPair> {
@@ -38,29 +33,6 @@ export async function readKeyPair(certFile: string, keyFile: string): Promise<Ke
   }
   if (!x509.checkPrivateKey(privateKey)) throw new Error(`${keyFile} does not match the certificate in ${certFile}`);
   return { cert, key, notAfter: new Date(x509.validTo), fingerprint: createHash('sha256').update(cert + key).digest('hex') };
-}
-
-export interface SelfSignedFiles {
-  caFile: string;
-  certFile: string;
-  keyFile: string;
-}
-
-/** Generates a CA and serving certificate and writes them where a user can find the CA. */
-export async function writeSelfSigned(sans: string[], outDir?: string): Promise<SelfSignedFiles> {
-  const dir = outDir ?? join(tmpdir(), `karmada-interpreter-webhook-${process.pid}`);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  // Loaded on demand: @peculiar/x509 and its dependencies take ~0.2-0.3 s to import, which a server
-  // given its certificate files (the production case) should not pay at start-up.
-  const { generateSelfSigned } = await import('./certificates.js');
-  const generated = await generateSelfSigned(sans);
-  const files = { caFile: join(dir, 'ca.crt'), certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') };
-  await Promise.all([
-    writeFile(files.caFile, generated.caPem),
-    writeFile(files.certFile, generated.certPem),
-    writeFile(files.keyFile, generated.keyPem, { mode: 0o600 }),
-  ]);
-  return files;
 }
 
 export interface WatcherEvents {

@@ -29,6 +29,7 @@ describe('serve configuration', () => {
     [['--body-limit', 'lots'], /--body-limit/],
     [['--tls-cert-file', 'a'], /together/],
     [['--cert-dir', 'd', '--tls-key-file', 'k'], /alternatives/],
+    [['--cert-dir', 'd', '--self-signed-dir', 's'], /--self-signed-dir/],
     [['--nope'], /Unknown option/],
   ])('rejects %j with a message naming the flag', (args, message) => {
     expect(() => serveConfig(args as string[], {})).toThrow(ConfigError);
