@@ -4,6 +4,7 @@ import { lua, lauxlib, to_luastring } from './fengari.js';
 import { Quantity } from '../k8s/quantity.js';
 import { karmadaPodDependencies, karmadaPodRequirements } from '../k8s/podtemplate.js';
 import { encodeLuaValue, pushJson } from './convert.js';
+import { lazyResultsMetaRef, pushLazyJson } from './lazy.js';
 import { repairEmptyTables } from './emptyrepair.js';
 import { luaNumberToString } from './numbers.js';
 
@@ -58,6 +59,17 @@ const getResourceQuantity: CFunction = (L) => {
   return 1;
 };
 
+/**
+ * A helper's result (fresh JSON from src/k8s), as Karmada's gopher-json decoding gives it: lazily like
+ * call arguments (a script usually returns it as it is, and the encoder then reads the JS value directly),
+ * or eagerly in a runtime made with eagerConversion (the reference).
+ */
+function pushResult(L: any, value: unknown): void {
+  const metaRef = lazyResultsMetaRef(L);
+  if (metaRef === undefined) pushJson(L, value);
+  else pushLazyJson(L, value, metaRef);
+}
+
 /** ConvertLuaResultInto(table, &corev1.PodTemplateSpec{}): encoded, empty tables dropped (no references). */
 function podTemplateArgument(L: any, fn: string, target: string): Record<string, unknown> {
   if (lua.lua_type(L, 1) !== lua.LUA_TTABLE) typeError(L, 1, fn, 'table');
@@ -88,7 +100,7 @@ function fromTemplate<T>(L: any, target: string, compute: () => T): T {
 const accuratePodRequirements: CFunction = (L) => {
   if (lua.lua_gettop(L) !== 1) raise(L, 'getPodRequirements only accepts one argument');
   const template = podTemplateArgument(L, 'accuratePodRequirements', 'PodTemplateSpec');
-  pushJson(L, fromTemplate(L, 'PodTemplateSpec', () => karmadaPodRequirements(template)) ?? null);
+  pushResult(L, fromTemplate(L, 'PodTemplateSpec', () => karmadaPodRequirements(template)) ?? null);
   return 1;
 };
 
@@ -104,7 +116,7 @@ const getPodDependencies: CFunction = (L) => {
   }
   const dependencies = fromTemplate(L, 'corev1.PodTemplateSpec', () => karmadaPodDependencies(template, namespace));
   // Go marshals a nil slice as null, which gopher-json decodes to nil.
-  pushJson(L, dependencies.length === 0 ? null : dependencies);
+  pushResult(L, dependencies.length === 0 ? null : dependencies);
   return 1;
 };
 

@@ -76,6 +76,19 @@ function pushValue(L: any, value: unknown, meta: number): void {
   }
 }
 
+/**
+ * Makes the JS functions of state `L` (the kube module) push their results lazily too, with the
+ * metatable at registry reference `metaRef`; kept on fengari's global state object, shared by its threads.
+ */
+export function useLazyResults(L: any, metaRef: number): void {
+  L.l_G.lazyResultsMetaRef = metaRef;
+}
+
+/** The metatable reference useLazyResults gave this state, or undefined: push results eagerly. */
+export function lazyResultsMetaRef(L: any): number | undefined {
+  return L.l_G.lazyResultsMetaRef;
+}
+
 /** Pushes `value` as pushJson would, lazily; `metaRef` is the registry reference from createLazyMetatable. */
 export function pushLazyJson(L: any, value: unknown, metaRef: number): void {
   if (typeof value !== 'object' || value === null) {

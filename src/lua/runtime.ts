@@ -209,7 +209,7 @@ export class LuaRuntime {
 
   private acquire(): LuaState {
     if (this.closed) throw new Error('LuaRuntime is closed');
-    const state = this.idle.pop() ?? new LuaState();
+    const state = this.idle.pop() ?? new LuaState(this.eagerConversion);
     this.inUse++;
     return state;
   }
@@ -250,7 +250,7 @@ export class LuaRuntime {
         const type = lua.lua_type(L, 2);
         if (type === lua.LUA_TNIL) throw new LuaScriptError(`not found function ${functionName}`, { functionName });
         if (type !== lua.LUA_TFUNCTION) throw new LuaScriptError(`${functionName} is not a function: ${typeNameAt(L, 2)}`, { functionName });
-        for (const arg of args) state!.pushArgument(arg, this.eagerConversion);
+        for (const arg of args) state!.pushArgument(arg);
         lua.lua_call(L, args.length, resultCount);
         result = convert(L, 2, functionName);
       });

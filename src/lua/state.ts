@@ -6,7 +6,7 @@ import { lua, lauxlib, to_luastring, observeStringAllocations, patternSteps } fr
 import { openSandbox, luaToJsString, type SandboxHandles } from './sandbox.js';
 import { LuaScriptError } from './errors.js';
 import { toLua53Source } from './source.js';
-import { createLazyMetatable, pushInterned, pushLazyJson } from './lazy.js';
+import { createLazyMetatable, pushInterned, pushLazyJson, useLazyResults } from './lazy.js';
 import { pushJson } from './convert.js';
 
 /** Instructions between two deadline checks (a check costs ~50 ns; 1000 instructions ~10-20 µs). */
@@ -53,7 +53,8 @@ export class LuaState {
   /** A state that hit a limit or an internal error is closed instead of going back to the pool. */
   poisoned = false;
 
-  constructor() {
+  /** @param eagerConversion convert arguments (and kube results) eagerly: the reference, for tests */
+  constructor(private readonly eagerConversion = false) {
     const L = lauxlib.luaL_newstate();
     this.L = L;
     this.handles = openSandbox(L, () => this.print);
@@ -66,6 +67,7 @@ export class LuaState {
       return 1;
     });
     this.lazyMetaRef = createLazyMetatable(L);
+    if (!eagerConversion) useLazyResults(L, this.lazyMetaRef);
     lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_INSTRUCTIONS);
     for (const ref of this.handles.protectedRefs) this.snapshots.push(this.snapshot(ref));
   }
@@ -98,8 +100,8 @@ export class LuaState {
   }
 
   /** Pushes a call argument: lazily (lazy.ts), or eagerly (the reference conversion, for tests). */
-  pushArgument(value: unknown, eager = false): void {
-    if (eager) pushJson(this.L, value);
+  pushArgument(value: unknown): void {
+    if (this.eagerConversion) pushJson(this.L, value);
     else pushLazyJson(this.L, value, this.lazyMetaRef);
   }
 

@@ -211,3 +211,32 @@ describe('limits', () => {
     }
   });
 });
+
+describe('kube helper results are lazy tables too', () => {
+  const template = {
+    metadata: { labels: { app: 'web' } },
+    spec: {
+      nodeSelector: { zone: 'a', disk: 'ssd' },
+      tolerations: [{ key: 'k', operator: 'Exists' }],
+      priorityClassName: 'high',
+      containers: [{ name: 'c', resources: { requests: { cpu: '250m', memory: '64Mi' } }, envFrom: [{ configMapRef: { name: 'env' } }] }],
+      volumes: [{ name: 'v', secret: { secretName: 's' } }, { name: 'w', configMap: { name: 'conf' } }],
+    },
+  };
+  const input = obj({ spec: { replicas: 2, template } });
+
+  it('returned untouched, changed, walked and counted as eager conversion gives them', async () => {
+    const requirements = (body: string) =>
+      pair.same('replicaResource', `local kube = require("kube")\nfunction GetReplicas(o)\nlocal r = kube.accuratePodRequirements(o.spec.template)\n${body}\nend`, { object: input });
+    expect(value(await requirements('return 2, r'))).toMatchObject({ replicas: 2, requirements: { nodeClaim: { nodeSelector: { zone: 'a', disk: 'ssd' } } } });
+    value(await requirements('r.namespace = "other"\nr.nodeClaim.tolerations[2] = { key = "x" }\nreturn #r.nodeClaim.tolerations, r'));
+    value(await requirements('local keys = {}\nfor k in pairs(r.nodeClaim.nodeSelector) do keys[#keys + 1] = k end\nr.priorityClassName = table.concat(keys, ",")\nreturn 1, r'));
+
+    const dependencies = (body: string) =>
+      pair.same('dependencyInterpretation', `local kube = require("kube")\nfunction GetDependencies(o)\nlocal d = kube.getPodDependencies(o.spec.template, o.metadata.namespace)\n${body}\nend`, { object: input });
+    expect(value(await dependencies('return d'))).toHaveLength(3);
+    value(await dependencies('table.remove(d, 1)\nd[#d + 1] = { apiVersion = "v1", kind = "Secret", namespace = "ns", name = d[1].name }\nreturn d'));
+    value(await dependencies('local names = {}\nfor i, r in ipairs(d) do names[i] = r.kind .. "/" .. r.name end\nreturn { { apiVersion = "v1", kind = "List", name = table.concat(names, " ") } }'));
+    expect(error(await dependencies('return { d[1], d[1] }'))).toMatch(/recursively nested tables/);
+  });
+});
