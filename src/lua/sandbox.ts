@@ -5,7 +5,7 @@ import { lua, lauxlib, lualib, to_luastring } from './fengari.js';
 import { goSprintf, type FormatArg } from './goformat.js';
 import { luaNumberToString, patchFengariNumbers } from './numbers.js';
 import { openKube } from './kube.js';
-import { materialize } from './lazy.js';
+import { materialize, pushInterned } from './lazy.js';
 import { OS_FUNCTIONS } from './oslib.js';
 import { gopherToNumber } from './tonumber.js';
 
@@ -434,23 +434,32 @@ const preloadLoader: CFunction = (L) => {
   return 1;
 };
 
-/** gopher-lua's require over package.loaded and package.loaders (which only hold the preload loader). */
+/**
+ * gopher-lua's require over package.loaded and package.loaders (which only hold the preload loader).
+ * The module name is used as the script's string itself (as Go does), and `loaded` is an interned
+ * string: a script calls require("kube") on every call, and getfield made and hashed two new strings.
+ */
 const requireModule: CFunction = (L) => {
-  const name = checkedString(L, 1);
+  lauxlib.luaL_checklstring(L, 1); // a number argument becomes a string in place, as in gopher-lua
   lua.lua_settop(L, 1);
   const pkg = lua.lua_upvalueindex(1);
-  lua.lua_getfield(L, pkg, to_luastring('loaded')); // 2
-  lua.lua_getfield(L, 2, to_luastring(name)); // 3
+  pushInterned(L, 'loaded');
+  lua.lua_gettable(L, pkg); // 2
+  lua.lua_pushvalue(L, 1);
+  lua.lua_gettable(L, 2); // 3
   if (lua.lua_toboolean(L, 3)) return 1;
   lua.lua_pop(L, 1);
+  const name = checkedString(L, 1);
   lua.lua_getfield(L, pkg, to_luastring('preload')); // 3
   if (lua.lua_type(L, 3) !== lua.LUA_TTABLE) raise(L, 'package.preload must be a table');
-  lua.lua_getfield(L, 3, to_luastring(name)); // 4
+  lua.lua_pushvalue(L, 1);
+  lua.lua_gettable(L, 3); // 4
   if (lua.lua_type(L, 4) !== lua.LUA_TFUNCTION) raise(L, `module ${name} not found:\n\tno field package.preload['${name}']`);
-  lua.lua_pushstring(L, to_luastring(name));
+  lua.lua_pushvalue(L, 1);
   lua.lua_call(L, 1, 1); // 4: module value
   if (lua.lua_isnil(L, 4)) { lua.lua_pop(L, 1); lua.lua_pushboolean(L, true); }
+  lua.lua_pushvalue(L, 1);
   lua.lua_pushvalue(L, 4);
-  lua.lua_setfield(L, 2, to_luastring(name));
+  lua.lua_settable(L, 2);
   return 1;
 };
