@@ -186,7 +186,7 @@ export function uniqueDependencies(refs: readonly DependentObjectReference[]): D
   const seen = new Set<string>();
   const out: DependentObjectReference[] = [];
   for (const ref of refs) {
-    const key = canonicalJson(ref);
+    const key = nameReferenceKey(ref) ?? canonicalJson(ref);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(ref);
@@ -203,6 +203,24 @@ export function sortDependencies(refs: DependentObjectReference[]): DependentObj
       compareStrings(a.namespace ?? '', b.namespace ?? '') ||
       compareStrings(a.name ?? '', b.name ?? ''),
   );
+}
+
+const NAME_REFERENCE_FIELDS = new Set(['apiVersion', 'kind', 'namespace', 'name']);
+
+/**
+ * The set key of a reference by name (no labelSelector, string fields only: what the typed decoding gives
+ * a script's name-based reference): equal exactly when canonicalJson is (a missing field and '' are the
+ * same there), without building and sorting entries. A JSON array, so it never equals a canonicalJson
+ * key (an object). Undefined for anything else.
+ */
+function nameReferenceKey(ref: DependentObjectReference): string | undefined {
+  const fields = ref as Record<string, unknown>;
+  for (const key in fields) {
+    const value = fields[key];
+    if (value === undefined || value === '') continue; // dropped by canonicalJson too
+    if (!NAME_REFERENCE_FIELDS.has(key) || typeof value !== 'string') return undefined;
+  }
+  return JSON.stringify([ref.apiVersion ?? '', ref.kind ?? '', ref.namespace ?? '', ref.name ?? '']);
 }
 
 function canonicalJson(value: unknown): string {
