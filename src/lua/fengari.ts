@@ -3,7 +3,7 @@
 // internal functions into local bindings when they are first required.
 import { createRequire, Module } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
@@ -14,23 +14,32 @@ const existingConf = process.env.FENGARICONF ? JSON.parse(process.env.FENGARICON
 // thousands of frames deep (3,000 measured) and stop a runaway one in ~0.1 s.
 process.env.FENGARICONF = JSON.stringify({ ...existingConf, LUA_COMPAT_FLOATSTRING: true, LUAI_MAXSTACK: 20_000 });
 
-// fengari frees stack slots above the top with `delete L.stack[i]` (after every call, pop and settop).
-// The stack array is holey from the start (its length is set to the stack size), so storing undefined
-// leaves exactly the same observable array (nothing in fengari tests slots with `in` or hasOwnProperty),
-// but `delete` is a slow runtime call in V8 while a store is inlined: it was the top self-time entry of
-// call-heavy scripts (each `ipairs` step is a call). The rewrite is applied to fengari's own sources as
-// they are compiled, for the duration of the require below; the count tells a fengari update apart.
+// Two V8 slow paths in fengari's hottest code, rewritten in its sources as they are compiled (for the
+// duration of the require below), each leaving fengari's observable behaviour unchanged:
+// * stack slots above the top are freed with `delete L.stack[i]` (after every call, pop and settop),
+//   a runtime call in V8. The stack array is holey from the start (its length is set to the stack
+//   size) and nothing in fengari tests slots with `in` or hasOwnProperty, so storing undefined leaves
+//   the same array; it was the top self-time entry of call-heavy scripts (each `ipairs` step is a call).
+// * every new key of every table ran `t.dead_strong.clear()`, which allocates a new backing store even
+//   for an empty Map (~75 ns; measured); the tables we and scripts fill almost never have dead keys.
+// The counts (a test compares them with the installed sources) tell a fengari update apart.
+interface SourceRewrite { file: string; pattern: RegExp; replace: (match: string, ...groups: string[]) => string; count: number }
 const FENGARI_SRC = dirname(require.resolve('fengari/src/ldo.js'));
-const STACK_DELETE = /delete ((?:L|from)\.stack\[[^\]]+\]);/g;
-let stackDeletesRewritten = 0;
+export const fengariRewrites: SourceRewrite[] = [
+  { file: '*', pattern: /delete ((?:L|from)\.stack\[[^\]]+\]);/g, replace: (_m, slot) => `${slot} = void 0;`, count: 0 },
+  { file: 'ltable.js', pattern: /^(\s*)t\.dead_strong\.clear\(\);$/gm, replace: (_m, indent) => `${indent}if (t.dead_strong.size !== 0) t.dead_strong.clear();`, count: 0 },
+];
 const ModuleClass = Module as any;
 const originalCompile = ModuleClass.prototype._compile;
 ModuleClass.prototype._compile = function compileFengari(this: unknown, content: string, filename: string) {
   if (dirname(filename) === FENGARI_SRC) {
-    content = content.replace(STACK_DELETE, (_match, slot: string) => {
-      stackDeletesRewritten++;
-      return `${slot} = void 0;`;
-    });
+    for (const rewrite of fengariRewrites) {
+      if (rewrite.file !== '*' && rewrite.file !== basename(filename)) continue;
+      content = content.replace(rewrite.pattern, (...args: any[]) => {
+        rewrite.count++;
+        return rewrite.replace(...(args as [string, ...string[]]));
+      });
+    }
   }
   return originalCompile.call(this, content, filename);
 };
@@ -99,5 +108,3 @@ export const ltable: any = require('fengari/src/ltable.js');
 export const fengariTypes: any = require('fengari/src/defs.js').constant_types;
 export const luaS_bless: (L: unknown, s: Uint8Array) => unknown = lstring.luaS_bless;
 ModuleClass.prototype._compile = originalCompile;
-/** How many `delete L.stack[...]` were rewritten (29 in fengari 0.1.5; a test checks it is not 0). */
-export const fengariStackDeletesRewritten = stackDeletesRewritten;
