@@ -153,7 +153,7 @@ export function markdown(f: Findings): string {
     lines.push('');
   }
   lines.push('## Start-up to ready', '');
-  lines.push('`node dist/src/cli.js serve --port 0`, from spawn until `/readyz` answers 200; "logged" is what the server reports itself (from the start of `serve`, after Node and the imports).', '');
+  lines.push('`node dist/src/cli.js serve --port 0`, from spawn until `/readyz` answers 200; "logged" is what the server reports itself (from its process start to listening; the rest is process creation and the first probe).', '');
   lines.push('| start | spawn → /readyz 200 ms | logged by the server ms |', '|---|---|---|');
   f.startup.forEach((x) => lines.push(`| ${x.label} | ${f0(x.readyMs)} | ${f0(x.loggedReadyMs)} |`));
   lines.push('');

@@ -1,5 +1,5 @@
-// Start-up time to ready: spawn `node dist/src/cli.js serve --port 0` (generating its self-signed
-// certificate, as `npm start` does) and poll /readyz until it answers 200.
+// Start-up time to ready: spawn `node dist/src/cli.js serve --port 0` with the given certificate flags
+// and poll /readyz until it answers 200.
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLI, get } from './servers.js';
@@ -7,7 +7,7 @@ import { CLI, get } from './servers.js';
 export interface StartupResult {
   /** From spawn to the first 200 from /readyz, as a kubelet probe would see it. */
   readyMs: number;
-  /** What the server logs itself (from process start of `serve` to listening). */
+  /** What the server logs itself: from its process start (Node's time origin) to listening. */
   loggedReadyMs: number;
 }
 

@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as x509 from '@peculiar/x509';
-import { DEFAULT_SANS } from './self-signed-store.js';
+import { DEFAULT_SANS } from './default-sans.js';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 

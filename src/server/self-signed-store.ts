@@ -9,6 +9,9 @@ import { lstat, mkdir, mkdtemp, open, readFile, rename, rm, stat, writeFile } fr
 import { homedir, tmpdir } from 'node:os';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import type { GeneratedCertificates } from './certificates.js';
+import { DEFAULT_SANS } from './default-sans.js';
+import { generateOnWorker } from './certificate-worker.js';
 
 export interface SelfSignedFiles {
   dir: string;
@@ -18,9 +21,6 @@ export interface SelfSignedFiles {
   /** True when a stored set was good enough to serve again; false when it was generated now. */
   reused: boolean;
 }
-
-/** Always in the generated serving certificate; --tls-san adds to them. */
-export const DEFAULT_SANS = ['localhost', '127.0.0.1', '::1'];
 
 const RENEW_BEFORE_DAYS = 30;
 const LOCK_STALE_MS = 30_000;
@@ -126,10 +126,7 @@ export async function storedSetIsGood(files: { caFile: string; certFile: string;
 }
 
 async function generateInto(dir: string, extraSans: string[]): Promise<SelfSignedFiles> {
-  // Loaded on demand: @peculiar/x509 and its dependencies take ~0.2-0.3 s to import, which a server
-  // reusing its set or given certificate files (the production case) should not pay at start-up.
-  const { generateSelfSigned } = await import('./certificates.js');
-  const generated = await generateSelfSigned(extraSans);
+  const generated = await generate(extraSans);
   const files = filesIn(dir);
   // Each file appears whole (written aside, then renamed); the key first and the CA last, and readers
   // check the three belong together, so a half-replaced set is never taken for a good one.
@@ -143,6 +140,20 @@ async function generateInto(dir: string, extraSans: string[]): Promise<SelfSigne
     await rename(file + tag, file);
   }
   return { ...files, reused: false };
+}
+
+/**
+ * On a worker thread where one can run (from dist/, or under tsx), so a first start generates while
+ * the main thread imports the server; else here. Either way @peculiar/x509 (~0.2-0.3 s to import) is
+ * loaded only when a set is generated, never by a server that reuses one or is given its files.
+ */
+async function generate(extraSans: string[]): Promise<GeneratedCertificates> {
+  try {
+    return await generateOnWorker(extraSans);
+  } catch {
+    const { generateSelfSigned } = await import('./certificates.js');
+    return generateSelfSigned(extraSans);
+  }
 }
 
 /** Runs `work` holding an exclusive lock file, so two servers starting at once generate one set. */
@@ -169,7 +180,7 @@ async function withLock<T>(lockFile: string, work: () => Promise<T>): Promise<T>
 }
 
 /** SANs as a set: DNS names lower-cased, IPs in one canonical spelling (`::1`, not `0:0:0:0:0:0:0:1`). */
-function normalizedSans(sans: string[]): Set<string> {
+function normalizedSans(sans: readonly string[]): Set<string> {
   return new Set(sans.map((san) => (isIP(san) ? canonicalIp(san) : `dns:${san.toLowerCase()}`)));
 }
 
