@@ -107,4 +107,6 @@ export const lvm: any = require('fengari/src/lvm.js');
 export const ltable: any = require('fengari/src/ltable.js');
 export const fengariTypes: any = require('fengari/src/defs.js').constant_types;
 export const luaS_bless: (L: unknown, s: Uint8Array) => unknown = lstring.luaS_bless;
+/** The table hash of a fengari string (cached on it). */
+export const luaS_hashlongstr: (s: unknown) => string = lstring.luaS_hashlongstr;
 ModuleClass.prototype._compile = originalCompile;

@@ -7,10 +7,12 @@
 // and a table is plain before any of its contents is observed, so scripts behave exactly as with eager
 // conversion. encodeLuaValue (convert.ts) encodes a table that
 // was never touched straight from its JS value.
-import { fengariTypes as T, lua, lauxlib, lobject, ltable, luaS_bless, to_luastring } from './fengari.js';
+import { fengariTypes as T, lua, lauxlib, lobject, ltable, luaS_bless, luaS_hashlongstr, to_luastring } from './fengari.js';
 
-// Materialization writes entries with fengari's table functions (ltable) directly: through the API
-// every entry is two pushes and a lua_rawset, whose two `delete L.stack[i]` were most of the cost.
+const TValue = lobject.TValue;
+
+// Materialization writes entries into fengari's table objects directly: through the API every entry
+// is two pushes and a lua_rawset, and luaH_setfrom hashes, looks up and clears dead keys per entry.
 
 /**
  * The JS value a never-touched lazy table stands for, kept on fengari's table object (lua_topointer)
@@ -101,32 +103,20 @@ export function pushLazyJson(L: any, value: unknown, metaRef: number): void {
   lua.lua_remove(L, meta);
 }
 
-// Scratch values handed to luaH_setfrom / luaH_setint, which copy them into the table.
-const scratchKey = new lobject.TValue(T.LUA_TNIL, null);
-const scratchValue = new lobject.TValue(T.LUA_TNIL, null);
-
-/** Sets scratchValue to what pushValue would push for a non-null `item` (objects and arrays: new lazy tables). */
-function toScratchValue(L: any, item: unknown, meta: object): void {
+/** The TValue pushValue would push for a non-null `item` (objects and arrays: new lazy tables). */
+function toTValue(L: any, item: unknown, meta: object): any {
   switch (typeof item) {
     case 'boolean':
-      scratchValue.type = T.LUA_TBOOLEAN;
-      scratchValue.value = item;
-      return;
+      return new TValue(T.LUA_TBOOLEAN, item);
     case 'number': // lua_pushnumber: always a float
-      scratchValue.type = T.LUA_TNUMFLT;
-      scratchValue.value = item;
-      return;
-    case 'string':
-      scratchValue.type = T.LUA_TLNGSTR; // fengari makes every string a long string
-      scratchValue.value = interned(L, item);
-      return;
+      return new TValue(T.LUA_TNUMFLT, item);
+    case 'string': // fengari makes every string a long string
+      return new TValue(T.LUA_TLNGSTR, interned(L, item));
     case 'object': {
       const table = ltable.luaH_new(L);
       table.metatable = meta;
       table.lazyValue = item;
-      scratchValue.type = T.LUA_TTABLE;
-      scratchValue.value = table;
-      return;
+      return new TValue(T.LUA_TTABLE, table);
     }
     default:
       throw new TypeError(`cannot pass a ${typeof item} to Lua`);
@@ -134,9 +124,25 @@ function toScratchValue(L: any, item: unknown, meta: object): void {
 }
 
 /**
+ * Appends an entry to a table as fengari's ltable `add` does (insertion-ordered list + hash Map), for a
+ * table that has never had a key (so no dead keys to forget) and a hash not in it yet.
+ */
+function append(table: any, hash: unknown, key: any, value: any): void {
+  const entry = { key, value, p: table.l, n: undefined };
+  if (table.l) table.l.n = entry;
+  else table.f = entry;
+  table.strong.set(hash, entry);
+  table.l = entry;
+}
+
+/**
  * Fills the lazy table at `index` (if it is one) with its value's entries, as pushJson does (null
  * values skipped, array elements shifted down; nested objects and arrays lazy), and drops the
- * metatable: from now on it is a plain table.
+ * metatable: from now on it is a plain table. A lazy table has had no key before (any access
+ * materializes it first), so entries are appended directly, as luaH_setint / luaH_setfrom would add
+ * them (integer keys for array elements, string keys hashed as table_hash does). Distinct object keys
+ * are distinct Lua strings: to_luastring encodes every code point, lone surrogates included, as its
+ * own UTF-8 sequence.
  */
 export function materialize(L: any, index: number): void {
   const table = lua.lua_topointer(L, index);
@@ -148,20 +154,17 @@ export function materialize(L: any, index: number): void {
     let position = 0;
     for (const item of value) {
       if (item === null || item === undefined) continue;
-      toScratchValue(L, item, meta);
-      ltable.luaH_setint(table, ++position, scratchValue);
+      position++;
+      append(table, position, new TValue(T.LUA_TNUMINT, position), toTValue(L, item, meta));
     }
   } else {
-    scratchKey.type = T.LUA_TLNGSTR;
     for (const key of Object.keys(value)) {
       const item = (value as Record<string, unknown>)[key];
       if (item === null || item === undefined) continue;
-      scratchKey.value = interned(L, key);
-      toScratchValue(L, item, meta);
-      ltable.luaH_setfrom(L, table, scratchKey, scratchValue);
+      const string = interned(L, key);
+      append(table, luaS_hashlongstr(string), new TValue(T.LUA_TLNGSTR, string), toTValue(L, item, meta));
     }
   }
-  scratchKey.value = scratchValue.value = null; // hold no references
   ltable.invalidateTMcache(table);
   table.metatable = null;
 }

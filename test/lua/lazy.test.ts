@@ -159,6 +159,12 @@ describe('values', () => {
     expect(value(await reflect('local d = o.data\nreturn { big = d.big, neg = d.neg, bad = d.bad, s = tostring(d.big) }', input))).toEqual({ big: 2 ** 53, neg: -0, bad: '\ufffd\ufffd\ufffdx', s: '9007199254740992' });
   });
 
+  it('keys that differ only in lone surrogates stay distinct keys, as with eager conversion', async () => {
+    const input = obj({ data: { '\ud800': 1, a: 2, '\udbff': 3 } });
+    const out = await reflect('local n, keys = 0, {}\nfor k, v in pairs(o.data) do n = n + 1; keys[n] = k .. "=" .. v end\nreturn { n = n, keys = table.concat(keys, ",") }', input);
+    expect(value(out)).toEqual({ n: 3, keys: '\ufffd\ufffd\ufffd=1,a=2,\ufffd\ufffd\ufffd=3' });
+  });
+
   it('the kube module reads lazy tables', async () => {
     const input = obj({ spec: { replicas: 2, template: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '100m' } } }], nodeSelector: { zone: 'a' } } } } });
     const out = await pair.same('replicaResource', 'local kube = require("kube")\nfunction GetReplicas(o)\nreturn o.spec.replicas, kube.accuratePodRequirements(o.spec.template)\nend', { object: input });
