@@ -214,7 +214,7 @@ const NAME_REFERENCE_FIELDS = new Set(['apiVersion', 'kind', 'namespace', 'name'
  * key (an object). Undefined for anything else.
  */
 function nameReferenceKey(ref: DependentObjectReference): string | undefined {
-  const fields = ref as Record<string, unknown>;
+  const fields = ref as unknown as Record<string, unknown>;
   for (const key in fields) {
     const value = fields[key];
     if (value === undefined || value === '') continue; // dropped by canonicalJson too
