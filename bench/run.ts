@@ -17,8 +17,9 @@ import { drive, type LoadResult } from './load.js';
 import { paced } from './paced.js';
 import { compileOnceVersusEveryCall } from './lua-compile.js';
 import { peakRssBytes, sampled } from './process-stats.js';
-import { machine, markdown, type CaseRow, type Findings, type FixedRate, type Measured } from './report.js';
+import { machine, markdown, type CaseRow, type Findings, type FixedRate, type Measured, type PacedRate } from './report.js';
 import { post, startBaseline, startChildServer, startInProcessServer, type RunningServer } from './servers.js';
+import { serverLoopStalls, watchOwnLoop } from './stalls.js';
 import { measureStartup } from './startup.js';
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 1.5);
@@ -44,12 +45,20 @@ async function measure(server: RunningServer, c: BenchCase, overallRate?: number
 }
 
 /** Half the saturation rate, two ways: autocannon's overallRate (bursty) and evenly spaced requests. */
-async function halfRate(server: RunningServer, c: BenchCase, saturated: number): Promise<{ fixed: FixedRate; paced: FixedRate }> {
+async function halfRate(server: RunningServer, c: BenchCase, saturated: number): Promise<{ fixed: FixedRate; paced: PacedRate }> {
   const rate = Math.max(1, Math.round(saturated / 2));
   const fixed = { ...(await measure(server, c, rate)), rate };
+  return { fixed, paced: await evenlySpaced(server, c, rate) };
+}
+
+/** An evenly spaced pass, with the event-loop stalls of the server (when it has /metrics) and of the generator. */
+async function evenlySpaced(server: RunningServer, c: BenchCase, rate: number, serverHasMetrics = true): Promise<PacedRate> {
+  if (serverHasMetrics) await serverLoopStalls(server.port); // resets the server's delay histogram
+  const generatorStalls = watchOwnLoop();
   const spaced = await paced(server.port, pathOf(c), c.body, rate, durationSeconds, connections, expected.get(expectedKey(server, c)));
+  const generator = generatorStalls();
   if (spaced.failures > 0) throw new Error(`${server.name} ${c.id}: ${spaced.failures} failed requests at a fixed rate`);
-  return { fixed, paced: { ...spaced, rate } };
+  return { ...spaced, rate, generatorStalls: generator, serverStalls: serverHasMetrics ? await serverLoopStalls(server.port) : undefined };
 }
 
 /** Sends every case once, checks the answer (fixtures: exactly the recorded response), returns answer sizes. */
@@ -111,7 +120,11 @@ async function main(): Promise<void> {
       const half = await halfRate(ts, c, row.ours.requestsPerSecond);
       row.fixedRate = half.fixed;
       row.pacedRate = half.paced;
-      log(`${c.id.padEnd(58)} at ${half.fixed.rate}/s: autocannon ${fmt(half.fixed)} | evenly spaced ${fmt(half.paced)}`);
+      // The control: the bare baseline at the same evenly spaced rate on the same machine.
+      row.baselinePacedRate = await evenlySpaced(baseline, c, half.fixed.rate, false);
+      log(
+        `${c.id.padEnd(58)} at ${half.fixed.rate}/s: autocannon ${fmt(half.fixed)} | evenly spaced ${fmt(half.paced)}, stalls server ${half.paced.serverStalls?.maxMs.toFixed(0)} ms generator ${half.paced.generatorStalls.maxMs.toFixed(0)} ms | baseline evenly spaced ${fmt(row.baselinePacedRate)}`,
+      );
     }
     const pair = only ? [] : [cases.find((c) => c.id === 'apps-kruise-io-cloneset-interpretreplica')!, cases.find((c) => c.large)!];
     const tsPeak = peakRssBytes(ts.pids[0]!);
