@@ -44,19 +44,9 @@ function luaString(L: unknown, index: number): string {
   return utf8.decode(lua.lua_tolstring(L, index));
 }
 
-// Decoded table keys by the key string's bytes: the bytes belong to one immutable fengari string, and
-// keys are mostly the same objects call after call (interned on push, constants of the script).
-const decodedKeys = new WeakMap<Uint8Array, string>();
-
-function luaKey(L: unknown, index: number): string {
-  const bytes: Uint8Array = lua.lua_tolstring(L, index);
-  let text = decodedKeys.get(bytes);
-  if (text === undefined) {
-    text = utf8.decode(bytes);
-    decodedKeys.set(bytes, text);
-  }
-  return text;
-}
+// Decoded keys by their bytes: the bytes belong to one immutable fengari string, and keys are mostly
+// the same string objects call after call (interned on push, constants of the script).
+const decodedStrings = new WeakMap<Uint8Array, string>();
 
 /**
  * gopher-json Encode of the value at `index`, as a JS value: an empty table is `[]`; a table whose keys
@@ -66,60 +56,91 @@ function luaKey(L: unknown, index: number): string {
  * json.Marshal of a map writes them.
  */
 export function encodeLuaValue(L: unknown, index: number): unknown {
-  return encodeAt(L, lua.lua_absindex(L, index), new Set(), 0);
+  const at = lua.lua_absindex(L, index);
+  if (lua.lua_type(L, at) === lua.LUA_TTABLE) return encodeTable(L, lua.lua_topointer(L, at), new Set(), 1);
+  return encodeAt(L, at);
 }
 
 /** Go's encoding/json refuses to decode deeper nesting ("exceeded max depth"); it also bounds our recursion. */
 const MAX_DEPTH = 10_000;
 
-function encodeAt(L: unknown, index: number, visited: Set<unknown>, depth: number): unknown {
+/** A value that is not a table, at a stack index. */
+function encodeAt(L: unknown, index: number): unknown {
   switch (lua.lua_type(L, index)) {
     case lua.LUA_TNIL:
       return null;
     case lua.LUA_TBOOLEAN:
       return lua.lua_toboolean(L, index);
-    case lua.LUA_TNUMBER: {
-      const n = lua.lua_tonumber(L, index);
-      if (!Number.isFinite(n)) throw new LuaEncodeError(`json: unsupported value: ${Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf'}`);
-      return n;
-    }
+    case lua.LUA_TNUMBER:
+      return finite(lua.lua_tonumber(L, index));
     case lua.LUA_TSTRING:
       return luaString(L, index);
-    case lua.LUA_TTABLE:
-      if (depth >= MAX_DEPTH) throw new LuaEncodeError('exceeded max depth');
-      return encodeTable(L, index, visited, depth + 1);
     default:
-      throw new LuaEncodeError(`cannot encode ${typeName(L, index)} to JSON`);
+      throw new LuaEncodeError(`cannot encode ${typeName(L, lua.lua_type(L, index))} to JSON`);
   }
 }
 
-function typeName(L: unknown, index: number): string {
-  return utf8.decode(lua.lua_typename(L, lua.lua_type(L, index)));
+function finite(n: number): number {
+  if (!Number.isFinite(n)) throw new LuaEncodeError(`json: unsupported value: ${Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf'}`);
+  return n;
 }
 
-function encodeTable(L: unknown, index: number, visited: Set<unknown>, depth: number): unknown {
-  const identity = lua.lua_topointer(L, index);
-  if (visited.has(identity)) throw new LuaEncodeError('cannot encode recursively nested tables to JSON');
-  visited.add(identity);
-  lauxlib.luaL_checkstack(L, 4, 'table too deep');
+function typeName(L: unknown, type: number): string {
+  return utf8.decode(lua.lua_typename(L, type));
+}
+
+// Tables are walked on fengari's table objects (the entry list lua_next walks, in the same order)
+// instead of through the stack API: lua_next plus a push and pop per entry were most of the encoding.
+
+/** A key's text: decoded once per fengari string object (keys repeat: interned on push, script constants). */
+function keyText(tstring: { realstring: Uint8Array }): string {
+  const bytes = tstring.realstring;
+  let text = decodedStrings.get(bytes);
+  if (text === undefined) {
+    text = utf8.decode(bytes);
+    decodedStrings.set(bytes, text);
+  }
+  return text;
+}
+
+/** A table entry's value (a fengari TValue), as encodeAt would encode it on the stack. */
+function encodeTValue(L: unknown, value: { type: number; value: any }, visited: Set<unknown>, depth: number): unknown {
+  switch (value.type & 0x0f) { // lua_type: the type without its variant bits
+    case lua.LUA_TBOOLEAN:
+      return value.value;
+    case lua.LUA_TNUMBER:
+      return finite(value.value);
+    case lua.LUA_TSTRING:
+      return utf8.decode(value.value.realstring);
+    case lua.LUA_TTABLE:
+      if (depth >= MAX_DEPTH) throw new LuaEncodeError('exceeded max depth');
+      return encodeTable(L, value.value, visited, depth + 1);
+    default: // nil is never stored in a table
+      throw new LuaEncodeError(`cannot encode ${typeName(L, value.type & 0x0f)} to JSON`);
+  }
+}
+
+interface TableEntry { key: { type: number; value: any }; value: { type: number; value: any }; n: TableEntry | undefined }
+
+function encodeTable(L: unknown, table: { f: TableEntry | undefined }, visited: Set<unknown>, depth: number): unknown {
+  if (visited.has(table)) throw new LuaEncodeError('cannot encode recursively nested tables to JSON');
+  visited.add(table);
   // A table the script never touched holds nothing yet: encode its JS object directly.
-  const lazy = lazyValueOf(identity as object);
+  const lazy = lazyValueOf(table);
   if (lazy !== undefined) return encodeJsContainer(lazy, depth);
 
   const numberEntries: Array<[number, unknown]> = [];
   const stringEntries: Array<[string, unknown]> = [];
   let invalidKey = false;
-  lua.lua_pushnil(L);
-  while (lua.lua_next(L, index) !== 0) {
-    const keyType = lua.lua_type(L, -2);
+  for (let entry = table.f; entry !== undefined; entry = entry.n) {
+    const keyType = entry.key.type & 0x0f;
     if (keyType === lua.LUA_TNUMBER) {
-      numberEntries.push([lua.lua_tonumber(L, -2), encodeAt(L, lua.lua_gettop(L), visited, depth)]);
+      numberEntries.push([entry.key.value, encodeTValue(L, entry.value, visited, depth)]);
     } else if (keyType === lua.LUA_TSTRING) {
-      stringEntries.push([luaKey(L, -2), encodeAt(L, lua.lua_gettop(L), visited, depth)]);
+      stringEntries.push([keyText(entry.key.value), encodeTValue(L, entry.value, visited, depth)]);
     } else {
       invalidKey = true;
     }
-    lua.lua_pop(L, 1);
   }
   if (invalidKey || (numberEntries.length > 0 && stringEntries.length > 0)) {
     throw new LuaEncodeError('cannot encode mixed or invalid key types');
