@@ -57,6 +57,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     bodyLimit,
+    // Our serverFactory creates the server; fastify reads `https` only to say https:// in its listen log.
+    ...(options.https ? { https: options.https } : {}),
     serverFactory: interpretServerFactory({
       https: options.https,
       bodyLimit,

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/interpreter/setup.js';
 import { buildApp } from '../../src/server/app.js';
 import { interpretServerFactory, isInterpretPath } from '../../src/server/interpret-server.js';
-import { closeListening, sendHttp, silentLogger, testApp } from '../support/app.js';
+import { closeListening, sendHttp, silentLogger, testApp, testRegistry } from '../support/app.js';
 import { karmadaRequest, workloadObject } from '../support/workload-module.js';
 
 afterAll(closeListening);
@@ -125,6 +125,27 @@ describe('shutdown', () => {
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('listening', () => {
+  it('logs an https:// address when serving TLS (our serverFactory creates the server, not fastify)', async () => {
+    const { generateSelfSigned } = await import('../../src/server/certificates.js');
+    const pair = await generateSelfSigned();
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = buildApp({ registry: testRegistry(), logger: pino({ level: 'info' }, sink), https: { cert: pair.certPem, key: pair.keyPem } });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      expect(lines.join('')).toMatch(/Server listening at https:\/\/127\.0\.0\.1:\d+/);
+    } finally {
+      await app.close();
     }
   });
 });
