@@ -57,8 +57,9 @@ export function setDirectory(base: string, extraSans: string[]): string {
 
 /**
  * The stored set for the default SANs plus `extraSans` (--tls-san) from the first usable base
- * directory, generated there when missing, broken, for other SANs or close to expiry. `explicitDir` (from --self-signed-dir) is the only
- * candidate when given, and an error when unusable; the defaults fall through to a fresh temp dir.
+ * directory, generated there when missing, broken, for other SANs or close to expiry. `explicitDir`
+ * (--self-signed-dir) is the only candidate when given, and an error when unusable; the defaults
+ * fall through to a fresh temp dir.
  */
 export async function selfSignedFiles(extraSans: string[], explicitDir?: string, now = new Date()): Promise<SelfSignedFiles> {
   const candidates = explicitDir ? [explicitDir] : defaultSelfSignedDirs();
