@@ -188,9 +188,26 @@ function encodeJsContainer(value: object, depth: number): unknown {
     for (const item of value) if (item !== null && item !== undefined) out.push(encodeJs(item, depth));
     return out;
   }
-  const entries: Array<[string, unknown]> = [];
-  for (const key of Object.keys(value)) {
+  const keys = Object.keys(value);
+  // Keys that come back from Lua as they are (all but those with a lone surrogate or a leading BOM)
+  // sort as they are: Array.prototype.sort's default order is the UTF-16 order of `<`.
+  for (const key of keys) if (luaRoundTrip(key) !== key) return encodeJsObjectRenamingKeys(value as Record<string, unknown>, keys, depth);
+  keys.sort();
+  let object: Record<string, unknown> | undefined;
+  for (const key of keys) {
     const item = (value as Record<string, unknown>)[key];
+    if (item === null || item === undefined) continue;
+    object ??= {};
+    object[key] = encodeJs(item, depth);
+  }
+  return object ?? [];
+}
+
+/** encodeJsContainer of an object some of whose keys change text on the way through Lua. */
+function encodeJsObjectRenamingKeys(value: Record<string, unknown>, keys: string[], depth: number): unknown {
+  const entries: Array<[string, unknown]> = [];
+  for (const key of keys) {
+    const item = value[key];
     if (item !== null && item !== undefined) entries.push([luaRoundTrip(key), encodeJs(item, depth)]);
   }
   if (entries.length === 0) return [];
