@@ -1,7 +1,7 @@
 // A fengari lua_State set up as Karmada's sandbox (luavm/lua.go setLib + pkg/util/lifted/lua):
 // only the libraries and functions gopher-lua opens there, Lua 5.1 names, the listed base functions
 // raising "not supported", safe string/os/package libraries and `require("kube")`.
-import { lua, lauxlib, lualib, to_luastring } from './fengari.js';
+import { lua, lauxlib, lualib, ltable, to_luastring } from './fengari.js';
 import { goSprintf, type FormatArg } from './goformat.js';
 import { luaNumberToString, patchFengariNumbers } from './numbers.js';
 import { openKube } from './kube.js';
@@ -213,6 +213,8 @@ const tableSort: CFunction = (L) => {
     lua.lua_rawgeti(L, 3, from);
     lua.lua_rawseti(L, 1, i + 1);
   });
+  // lua_rawseti, unlike the VM's writes, does not mark the table written (state.ts relies on the mark).
+  ltable.invalidateTMcache(lua.lua_topointer(L, 1));
   return 0;
 };
 

@@ -20,6 +20,8 @@ const PATTERN_STEPS_PER_CHECK = 10_000;
 const CHUNK_NAME = to_luastring('=<string>');
 /** Compiled chunks kept per state (least recently used dropped first). */
 export const MAX_CHUNKS_PER_STATE = 512;
+/** A protected table's `flags` after its check: any write through the VM or lua_rawset resets it to 0. */
+const CLEAN = ~0;
 
 export interface CallLimits {
   deadline: number; // performance.now() value
@@ -70,6 +72,7 @@ export class LuaState {
     if (!eagerConversion) useLazyResults(L, this.lazyMetaRef);
     lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_INSTRUCTIONS);
     for (const ref of this.handles.protectedRefs) this.snapshots.push(this.snapshot(ref));
+    for (const snapshot of this.snapshots) snapshot.table.flags = CLEAN;
   }
 
   /** Compiles `script` in this state (once); returns the registry reference of the chunk. */
@@ -237,9 +240,17 @@ export class LuaState {
 
   // --- protecting the shared library tables -------------------------------------------------------
   // Scripts may assign into string/table/math/os/package/kube or the base table (Karmada allows it and
-  // keeps the change in its pooled state). We compare each table against a snapshot after every call
-  // through fengari's Table internals (a Map of hash -> {key, value}); that costs a few microseconds,
-  // and only a changed table is rebuilt through the public API from a shadow copy.
+  // keeps the change in its pooled state). After every call each table is checked against a snapshot
+  // through fengari's Table internals (a Map of hash -> {key, value}), and only a changed table is
+  // rebuilt through the public API from a shadow copy.
+  //
+  // The check is usually a flag read: every write into a table through the VM (settable) or lua_rawset
+  // runs ltable's invalidateTMcache, which sets the table's `flags` (its cache of absent metamethods,
+  // only read when the table is a metatable, which these never are) to 0. We set it to CLEAN (~0, a new
+  // table's value, which the cache never reaches on its own: it only sets bits of the ~25 events) after
+  // each check, so a table still CLEAN, of the snapshot's size, has not been written. lua_rawseti does
+  // not invalidate: table.sort (sandbox.ts) marks the table it rewrites; fengari's other raw integer
+  // writes only touch the registry or tables they just created.
 
   private snapshot(ref: number): TableSnapshot {
     const L = this.L;
@@ -260,8 +271,10 @@ export class LuaState {
   }
 
   private isUnchanged(snapshot: TableSnapshot): boolean {
-    const strong = snapshot.table.strong as Map<unknown, any>;
+    const table = snapshot.table;
+    const strong = table.strong as Map<unknown, any>;
     if (strong.size !== snapshot.entries.length) return false;
+    if (table.flags === CLEAN) return true;
     for (const [hash, type, value] of snapshot.entries) {
       const entry = strong.get(hash);
       if (entry === undefined || entry.value.type !== type || entry.value.value !== value) return false;
@@ -300,6 +313,7 @@ export class LuaState {
       for (const [hash, entry] of (snapshot.table.strong as Map<unknown, any>)) entries.push([hash, entry.value.type, entry.value.value]);
       snapshot.entries = entries;
     }
+    for (const snapshot of this.snapshots) snapshot.table.flags = CLEAN;
   }
 
   close(): void {
