@@ -57,9 +57,30 @@ const decodedStrings = new WeakMap<Uint8Array, string>();
  */
 export function encodeLuaValue(L: unknown, index: number): unknown {
   const at = lua.lua_absindex(L, index);
-  if (lua.lua_type(L, at) === lua.LUA_TTABLE) return encodeTable(L, lua.lua_topointer(L, at), new Set(), 1);
-  return encodeAt(L, at);
+  if (lua.lua_type(L, at) !== lua.LUA_TTABLE) return encodeAt(L, at);
+  const encoded = encodeTable(L, lua.lua_topointer(L, at), new Set(), 1, false);
+  return encoded === EMPTY ? [] : encoded;
 }
+
+/**
+ * repairEmptyTables(encodeLuaValue(L, index), targetIsStruct) with no reference objects (every result
+ * but ReviseReplica's and Retain's, and the kube helpers' arguments), in one walk: with no references
+ * the repair deletes every empty table below the top, judged on the encoding (a table emptied by those
+ * deletions stays, as `{}` or `[]`), and a top-level empty table becomes `{}` for a struct target.
+ * The same errors, in the same order, as the encoding alone (children are encoded before being dropped).
+ */
+export function encodeLuaValueDroppingEmptyTables(L: unknown, index: number, targetIsStruct: boolean): unknown {
+  const at = lua.lua_absindex(L, index);
+  if (lua.lua_type(L, at) !== lua.LUA_TTABLE) return encodeAt(L, at);
+  const encoded = encodeTable(L, lua.lua_topointer(L, at), new Set(), 1, true);
+  return encoded === EMPTY ? (targetIsStruct ? {} : []) : encoded;
+}
+
+/**
+ * What the encoders below return for a table with no entries (gopher-json's `[]`): the caller turns it
+ * into `[]`, or, when dropping empty tables, leaves the entry out.
+ */
+const EMPTY = Symbol('empty table');
 
 /** Go's encoding/json refuses to decode deeper nesting ("exceeded max depth"); it also bounds our recursion. */
 const MAX_DEPTH = 10_000;
@@ -104,7 +125,7 @@ function keyText(tstring: { realstring: Uint8Array }): string {
 }
 
 /** A table entry's value (a fengari TValue), as encodeAt would encode it on the stack. */
-function encodeTValue(L: unknown, value: { type: number; value: any }, visited: Set<unknown>, depth: number): unknown {
+function encodeTValue(L: unknown, value: { type: number; value: any }, visited: Set<unknown>, depth: number, drop: boolean): unknown {
   switch (value.type & 0x0f) { // lua_type: the type without its variant bits
     case lua.LUA_TBOOLEAN:
       return value.value;
@@ -114,7 +135,7 @@ function encodeTValue(L: unknown, value: { type: number; value: any }, visited: 
       return utf8.decode(value.value.realstring);
     case lua.LUA_TTABLE:
       if (depth >= MAX_DEPTH) throw new LuaEncodeError('exceeded max depth');
-      return encodeTable(L, value.value, visited, depth + 1);
+      return encodeTable(L, value.value, visited, depth + 1, drop);
     default: // nil is never stored in a table
       throw new LuaEncodeError(`cannot encode ${typeName(L, value.type & 0x0f)} to JSON`);
   }
@@ -122,12 +143,13 @@ function encodeTValue(L: unknown, value: { type: number; value: any }, visited: 
 
 interface TableEntry { key: { type: number; value: any }; value: { type: number; value: any }; n: TableEntry | undefined }
 
-function encodeTable(L: unknown, table: { f: TableEntry | undefined }, visited: Set<unknown>, depth: number): unknown {
+/** A table's encoding, or EMPTY; `drop`: empty tables below it left out (encodeLuaValueDroppingEmptyTables). */
+function encodeTable(L: unknown, table: { f: TableEntry | undefined }, visited: Set<unknown>, depth: number, drop: boolean): unknown {
   if (visited.has(table)) throw new LuaEncodeError('cannot encode recursively nested tables to JSON');
   visited.add(table);
   // A table the script never touched holds nothing yet: encode its JS object directly.
   const lazy = lazyValueOf(table);
-  if (lazy !== undefined) return encodeJsContainer(lazy, depth);
+  if (lazy !== undefined) return encodeJsContainer(lazy, depth, drop);
 
   const numberEntries: Array<[number, unknown]> = [];
   const stringEntries: Array<[string, unknown]> = [];
@@ -135,9 +157,9 @@ function encodeTable(L: unknown, table: { f: TableEntry | undefined }, visited: 
   for (let entry = table.f; entry !== undefined; entry = entry.n) {
     const keyType = entry.key.type & 0x0f;
     if (keyType === lua.LUA_TNUMBER) {
-      numberEntries.push([entry.key.value, encodeTValue(L, entry.value, visited, depth)]);
+      numberEntries.push([entry.key.value, encodeTValue(L, entry.value, visited, depth, drop)]);
     } else if (keyType === lua.LUA_TSTRING) {
-      stringEntries.push([keyText(entry.key.value), encodeTValue(L, entry.value, visited, depth)]);
+      stringEntries.push([keyText(entry.key.value), encodeTValue(L, entry.value, visited, depth, drop)]);
     } else {
       invalidKey = true;
     }
@@ -148,23 +170,34 @@ function encodeTable(L: unknown, table: { f: TableEntry | undefined }, visited: 
   if (stringEntries.length > 0) {
     stringEntries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const object: Record<string, unknown> = {};
-    for (const [key, value] of stringEntries) object[key] = value;
+    // Two keys can decode to the same text (invalid UTF-8): the later one wins, as an assignment would.
+    for (const [key, value] of stringEntries) {
+      if (value !== EMPTY) object[key] = value;
+      else if (drop) delete object[key];
+      else object[key] = [];
+    }
     return object;
   }
+  if (numberEntries.length === 0) return EMPTY;
   // gopher-lua iterates the array part (keys 1..n) first, so keys must be exactly 1..n.
   numberEntries.sort(([a], [b]) => a - b);
   numberEntries.forEach(([key], i) => {
     if (key !== i + 1) throw new LuaEncodeError('cannot encode sparse array');
   });
-  return numberEntries.map(([, value]) => value);
+  const array: unknown[] = [];
+  for (const [, value] of numberEntries) {
+    if (value !== EMPTY) array.push(value);
+    else if (!drop) array.push([]);
+  }
+  return array;
 }
 
 /**
  * What pushJson then encodeAt give for a JSON value (never null here), without going through Lua:
- * nulls dropped (array elements shift), empty objects and arrays `[]`, keys sorted, strings as Lua
+ * nulls dropped (array elements shift), empty objects and arrays EMPTY, keys sorted, strings as Lua
  * returns them. It holds no Lua table, so it cannot meet one twice.
  */
-function encodeJs(value: unknown, depth: number): unknown {
+function encodeJs(value: unknown, depth: number, drop: boolean): unknown {
   switch (typeof value) {
     case 'string':
       return luaRoundTrip(value);
@@ -175,44 +208,56 @@ function encodeJs(value: unknown, depth: number): unknown {
       return value;
     case 'object':
       if (depth >= MAX_DEPTH) throw new LuaEncodeError('exceeded max depth');
-      return encodeJsContainer(value as object, depth + 1);
+      return encodeJsContainer(value as object, depth + 1, drop);
     default:
       throw new TypeError(`cannot pass a ${typeof value} to Lua`);
   }
 }
 
 /** encodeTable for the table pushJson would make of `value`, its entries at `depth`. */
-function encodeJsContainer(value: object, depth: number): unknown {
+function encodeJsContainer(value: object, depth: number, drop: boolean): unknown {
   if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    for (const item of value) if (item !== null && item !== undefined) out.push(encodeJs(item, depth));
-    return out;
+    let out: unknown[] | undefined;
+    for (const item of value) {
+      if (item === null || item === undefined) continue;
+      out ??= [];
+      const encoded = encodeJs(item, depth, drop);
+      if (encoded !== EMPTY) out.push(encoded);
+      else if (!drop) out.push([]);
+    }
+    return out ?? EMPTY;
   }
   const keys = Object.keys(value);
   // Keys that come back from Lua as they are (all but those with a lone surrogate or a leading BOM)
   // sort as they are: Array.prototype.sort's default order is the UTF-16 order of `<`.
-  for (const key of keys) if (luaRoundTrip(key) !== key) return encodeJsObjectRenamingKeys(value as Record<string, unknown>, keys, depth);
+  for (const key of keys) if (luaRoundTrip(key) !== key) return encodeJsObjectRenamingKeys(value as Record<string, unknown>, keys, depth, drop);
   keys.sort();
   let object: Record<string, unknown> | undefined;
   for (const key of keys) {
     const item = (value as Record<string, unknown>)[key];
     if (item === null || item === undefined) continue;
     object ??= {};
-    object[key] = encodeJs(item, depth);
+    const encoded = encodeJs(item, depth, drop);
+    if (encoded !== EMPTY) object[key] = encoded;
+    else if (!drop) object[key] = [];
   }
-  return object ?? [];
+  return object ?? EMPTY;
 }
 
-/** encodeJsContainer of an object some of whose keys change text on the way through Lua. */
-function encodeJsObjectRenamingKeys(value: Record<string, unknown>, keys: string[], depth: number): unknown {
+/** encodeJsContainer of an object some of whose keys change text on the way through Lua (two may merge). */
+function encodeJsObjectRenamingKeys(value: Record<string, unknown>, keys: string[], depth: number, drop: boolean): unknown {
   const entries: Array<[string, unknown]> = [];
   for (const key of keys) {
     const item = value[key];
-    if (item !== null && item !== undefined) entries.push([luaRoundTrip(key), encodeJs(item, depth)]);
+    if (item !== null && item !== undefined) entries.push([luaRoundTrip(key), encodeJs(item, depth, drop)]);
   }
-  if (entries.length === 0) return [];
+  if (entries.length === 0) return EMPTY;
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const object: Record<string, unknown> = {};
-  for (const [key, item] of entries) object[key] = item;
+  for (const [key, item] of entries) {
+    if (item !== EMPTY) object[key] = item;
+    else if (drop) delete object[key];
+    else object[key] = [];
+  }
   return object;
 }

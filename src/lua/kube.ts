@@ -3,9 +3,8 @@
 import { lua, lauxlib, to_luastring } from './fengari.js';
 import { Quantity } from '../k8s/quantity.js';
 import { karmadaPodDependencies, karmadaPodRequirements } from '../k8s/podtemplate.js';
-import { encodeLuaValue, pushJson } from './convert.js';
+import { encodeLuaValueDroppingEmptyTables, pushJson } from './convert.js';
 import { lazyResultsMetaRef, pushLazyJson } from './lazy.js';
-import { repairEmptyTables } from './emptyrepair.js';
 import { luaNumberToString } from './numbers.js';
 
 type CFunction = (L: any) => number;
@@ -75,7 +74,7 @@ function podTemplateArgument(L: any, fn: string, target: string): Record<string,
   if (lua.lua_type(L, 1) !== lua.LUA_TTABLE) typeError(L, 1, fn, 'table');
   let converted: unknown;
   try {
-    converted = repairEmptyTables(encodeLuaValue(L, 1), true);
+    converted = encodeLuaValueDroppingEmptyTables(L, 1, true); // = repairEmptyTables(encodeLuaValue(L, 1), true)
   } catch (err) {
     raise(L, `fail to convert lua value to ${target}: encode lua result to json failed: ${(err as Error).message}`);
   }

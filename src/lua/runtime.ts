@@ -11,7 +11,7 @@ import type {
 } from '../interpreter/types.js';
 import { lua } from './fengari.js';
 import { pushInterned } from './lazy.js';
-import { LuaEncodeError, encodeLuaValue } from './convert.js';
+import { LuaEncodeError, encodeLuaValue, encodeLuaValueDroppingEmptyTables } from './convert.js';
 import { repairEmptyTables } from './emptyrepair.js';
 import { LuaScriptError } from './errors.js';
 import { LuaState } from './state.js';
@@ -40,16 +40,16 @@ const typeNameAt = (L: any, index: number): string => utf8.decode(lua.lua_typena
 
 /** Result conversion step 1 + 2 of ConvertLuaResultInto (gopher-json encode, then empty-table repair). */
 function encodeResult(L: any, index: number, targetIsStruct: boolean, references: unknown[], functionName: string): unknown {
-  let encoded: unknown;
   try {
-    encoded = encodeLuaValue(L, index);
+    // Without reference objects the repair only drops empty tables: done while encoding.
+    if (references.length === 0) return encodeLuaValueDroppingEmptyTables(L, index, targetIsStruct);
+    return repairEmptyTables(encodeLuaValue(L, index), targetIsStruct, references);
   } catch (err) {
     if (err instanceof LuaEncodeError) {
       throw new LuaScriptError(`encode lua result to json failed: json: error calling MarshalJSON for type json.jsonValue: ${err.message}`, { functionName });
     }
     throw err;
   }
-  return repairEmptyTables(encoded, targetIsStruct, references);
 }
 
 /** Step 3 into *unstructured.Unstructured: a JSON object with a non-empty string `kind`. */
