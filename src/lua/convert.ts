@@ -56,10 +56,22 @@ const decodedStrings = new WeakMap<Uint8Array, string>();
  * json.Marshal of a map writes them.
  */
 export function encodeLuaValue(L: unknown, index: number): unknown {
+  emptyTablesEncoded = 0;
   const at = lua.lua_absindex(L, index);
   if (lua.lua_type(L, at) !== lua.LUA_TTABLE) return encodeAt(L, at);
   const encoded = encodeTable(L, lua.lua_topointer(L, at), new Set(), 1, false);
-  return encoded === EMPTY ? [] : encoded;
+  return encoded === EMPTY ? emptyArray() : encoded;
+}
+
+/** `[]`s (empty tables) in the last encodeLuaValue result: with none, repairEmptyTables has nothing to do. */
+let emptyTablesEncoded = 0;
+export function lastEncodingHadEmptyTables(): boolean {
+  return emptyTablesEncoded > 0;
+}
+
+function emptyArray(): unknown[] {
+  emptyTablesEncoded++;
+  return [];
 }
 
 /**
@@ -174,7 +186,7 @@ function encodeTable(L: unknown, table: { f: TableEntry | undefined }, visited: 
     for (const [key, value] of stringEntries) {
       if (value !== EMPTY) object[key] = value;
       else if (drop) delete object[key];
-      else object[key] = [];
+      else object[key] = emptyArray();
     }
     return object;
   }
@@ -187,7 +199,7 @@ function encodeTable(L: unknown, table: { f: TableEntry | undefined }, visited: 
   const array: unknown[] = [];
   for (const [, value] of numberEntries) {
     if (value !== EMPTY) array.push(value);
-    else if (!drop) array.push([]);
+    else if (!drop) array.push(emptyArray());
   }
   return array;
 }
@@ -223,7 +235,7 @@ function encodeJsContainer(value: object, depth: number, drop: boolean): unknown
       out ??= [];
       const encoded = encodeJs(item, depth, drop);
       if (encoded !== EMPTY) out.push(encoded);
-      else if (!drop) out.push([]);
+      else if (!drop) out.push(emptyArray());
     }
     return out ?? EMPTY;
   }
@@ -239,7 +251,7 @@ function encodeJsContainer(value: object, depth: number, drop: boolean): unknown
     object ??= {};
     const encoded = encodeJs(item, depth, drop);
     if (encoded !== EMPTY) object[key] = encoded;
-    else if (!drop) object[key] = [];
+    else if (!drop) object[key] = emptyArray();
   }
   return object ?? EMPTY;
 }
@@ -257,7 +269,7 @@ function encodeJsObjectRenamingKeys(value: Record<string, unknown>, keys: string
   for (const [key, item] of entries) {
     if (item !== EMPTY) object[key] = item;
     else if (drop) delete object[key];
-    else object[key] = [];
+    else object[key] = emptyArray();
   }
   return object;
 }

@@ -11,7 +11,7 @@ import type {
 } from '../interpreter/types.js';
 import { lua } from './fengari.js';
 import { pushInterned } from './lazy.js';
-import { LuaEncodeError, encodeLuaValue, encodeLuaValueDroppingEmptyTables } from './convert.js';
+import { LuaEncodeError, encodeLuaValue, encodeLuaValueDroppingEmptyTables, lastEncodingHadEmptyTables } from './convert.js';
 import { repairEmptyTables } from './emptyrepair.js';
 import { LuaScriptError } from './errors.js';
 import { LuaState } from './state.js';
@@ -43,7 +43,10 @@ function encodeResult(L: any, index: number, targetIsStruct: boolean, references
   try {
     // Without reference objects the repair only drops empty tables: done while encoding.
     if (references.length === 0) return encodeLuaValueDroppingEmptyTables(L, index, targetIsStruct);
-    return repairEmptyTables(encodeLuaValue(L, index), targetIsStruct, references);
+    const encoded = encodeLuaValue(L, index);
+    // No empty table anywhere (the common case): the repair would return the encoding as it is.
+    if (!lastEncodingHadEmptyTables()) return encoded;
+    return repairEmptyTables(encoded, targetIsStruct, references);
   } catch (err) {
     if (err instanceof LuaEncodeError) {
       throw new LuaScriptError(`encode lua result to json failed: json: error calling MarshalJSON for type json.jsonValue: ${err.message}`, { functionName });
