@@ -87,14 +87,55 @@ function repairChild(item: Json, path: string[], decide: Decide): Json | undefin
  */
 export function repairEmptyTables(encoded: Json, targetIsStruct: boolean, references: readonly Json[] = []): Json {
   if (Array.isArray(encoded) && encoded.length === 0) return targetIsStruct ? {} : [];
-  const emptyArrays = new Set<string>();
-  const emptyObjects = new Set<string>();
-  for (const reference of references) collectEmptyFields(reference, [], emptyArrays, emptyObjects);
-  if (emptyArrays.size === 0 && emptyObjects.size === 0) return repairChildren(encoded, [], () => undefined);
+  if (references.length === 0) return repairChildren(encoded, [], () => undefined);
+  // The references are whole objects and a result usually has few empty tables: look up the paths
+  // asked for (once each) instead of collecting every empty field of the references up front, unless
+  // many are asked for (then collecting once is cheaper than walking the references per path).
+  const asked = new Map<string, Json | undefined>();
+  let collected: { emptyArrays: Set<string>; emptyObjects: Set<string> } | undefined;
   return repairChildren(encoded, [], (path) => {
     const key = pathKey(path);
-    if (emptyObjects.has(key)) return {};
-    if (emptyArrays.has(key)) return [];
-    return undefined;
+    if (collected === undefined && asked.size >= LOOKUPS_BEFORE_COLLECTING) {
+      collected = { emptyArrays: new Set(), emptyObjects: new Set() };
+      for (const reference of references) collectEmptyFields(reference, [], collected.emptyArrays, collected.emptyObjects);
+    }
+    if (collected !== undefined) {
+      if (collected.emptyObjects.has(key)) return {};
+      if (collected.emptyArrays.has(key)) return [];
+      return undefined;
+    }
+    if (!asked.has(key)) asked.set(key, emptyFieldAt(references, path));
+    const decision = asked.get(key);
+    // A fresh value per use, as the collected sets give.
+    return decision === undefined ? undefined : Array.isArray(decision) ? [] : {};
   });
+}
+
+const LOOKUPS_BEFORE_COLLECTING = 16;
+
+/** What collectEmptyFields would record for `path` over `references`: `{}`, else `[]`, else undefined. */
+function emptyFieldAt(references: readonly Json[], path: readonly string[]): Json | undefined {
+  const found = { object: false, array: false };
+  for (const reference of references) descend(reference, path, 0, found);
+  return found.object ? {} : found.array ? [] : undefined;
+}
+
+// descend/child walk the references as collectEmptyFields/visitReferenceChild do, but only along
+// `path` (array elements all share their array's path, as there).
+function descend(node: Json, path: readonly string[], i: number, found: { object: boolean; array: boolean }): void {
+  if (Array.isArray(node)) {
+    for (const item of node) child(item, path, i, found);
+  } else if (isPlainObject(node) && i < path.length && Object.hasOwn(node, path[i]!)) {
+    child(node[path[i]!], path, i + 1, found);
+  }
+}
+
+function child(item: Json, path: readonly string[], i: number, found: { object: boolean; array: boolean }): void {
+  if (Array.isArray(item) && item.length === 0) {
+    if (i === path.length) found.array = true;
+  } else if (isPlainObject(item) && Object.keys(item).length === 0) {
+    if (i === path.length) found.object = true;
+  } else {
+    descend(item, path, i, found);
+  }
 }
