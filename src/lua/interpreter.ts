@@ -205,22 +205,22 @@ export function sortDependencies(refs: DependentObjectReference[]): DependentObj
   );
 }
 
-const NAME_REFERENCE_FIELDS = new Set(['apiVersion', 'kind', 'namespace', 'name']);
-
 /**
  * The set key of a reference by name (no labelSelector, string fields only: what the typed decoding gives
  * a script's name-based reference): equal exactly when canonicalJson is (a missing field and '' are the
- * same there), without building and sorting entries. A JSON array, so it never equals a canonicalJson
- * key (an object). Undefined for anything else.
+ * same there), without building and sorting entries: the four texts joined by NUL (used only when none
+ * contains one), never equal to a canonicalJson key (JSON escapes NUL, so those hold none). Undefined for
+ * anything else.
  */
 function nameReferenceKey(ref: DependentObjectReference): string | undefined {
   const fields = ref as unknown as Record<string, unknown>;
   for (const key in fields) {
     const value = fields[key];
     if (value === undefined || value === '') continue; // dropped by canonicalJson too
-    if (!NAME_REFERENCE_FIELDS.has(key) || typeof value !== 'string') return undefined;
+    if (key !== 'apiVersion' && key !== 'kind' && key !== 'namespace' && key !== 'name') return undefined;
+    if (typeof value !== 'string' || value.includes('\u0000')) return undefined;
   }
-  return JSON.stringify([ref.apiVersion ?? '', ref.kind ?? '', ref.namespace ?? '', ref.name ?? '']);
+  return `${ref.apiVersion ?? ''}\u0000${ref.kind ?? ''}\u0000${ref.namespace ?? ''}\u0000${ref.name ?? ''}`;
 }
 
 function canonicalJson(value: unknown): string {

@@ -28,6 +28,13 @@ describe('uniqueDependencies', () => {
     expect(uniqueDependencies(refs)).toEqual(refs);
   });
 
+  it('never merges a name reference with a label-selector one, whatever the texts hold', () => {
+    const tricky = ref({ apiVersion: '{"apiVersion":"v1"', kind: 'Secret"}', namespace: 'a\u0000b', name: '' });
+    const refs = [tricky, ref({ namespace: 'a', name: 'b' }), ref({ namespace: 'a\u0000b' }), ref({ labelSelector: {} }), ref({})];
+    expect(uniqueDependencies(refs)).toEqual(refs);
+    expect(uniqueDependencies([ref({ namespace: 'a\u0000b' }), ref({ namespace: 'a\u0000b', name: '' })])).toHaveLength(1);
+  });
+
   it('compares label-selector references by value, apart from name references', () => {
     const selector = ref({ namespace: 'shop', labelSelector: { matchLabels: { app: 'web' } } });
     const refs = [selector, ref({ namespace: 'shop' }), ref({ namespace: 'shop', labelSelector: { matchLabels: { app: 'web' } } }), ref({ namespace: 'shop', labelSelector: {} })];
