@@ -141,7 +141,7 @@ export function markdown(f: Findings): string {
   lines.push('');
 
   lines.push('## Latency tails at half rate: where the wait was', '');
-  lines.push('Evenly spaced passes (latency from the moment each request was due). "stall" is the longest event-loop delay during the pass: the server\'s from its `/metrics` (10 ms resolution), the load generator\'s from `monitorEventLoopDelay` (1 ms). The baseline row is the bare `node:https` server at the same rate: the tail this machine gives any Node server.', '');
+  lines.push('Evenly spaced passes (latency from the moment each request was due). "stall" is how late the event loop ran a timer during the pass, beyond the timer\'s own period: the server\'s from its `/metrics` (prom-client\'s monitor, 10 ms period), the load generator\'s from `monitorEventLoopDelay` (1 ms); a stall is GC, a long task, or the process waiting for a core. The baseline row is the bare `node:https` server at the same rate: the tail this machine gives any Node server.', '');
   lines.push('| case | server | rate/s | p50 ms | p99 ms | max ms | server stall p99 / max ms | generator stall p99 / max ms |', '|---|---|---|---|---|---|---|---|');
   for (const r of f.rows) {
     for (const [server, x] of [['ours (TypeScript)', r.pacedRate], ['baseline', r.baselinePacedRate], ['ours (Lua)', r.luaPacedRate]] as const) {
@@ -153,9 +153,9 @@ export function markdown(f: Findings): string {
   lines.push('');
 
   lines.push('## Lua: compiled once against recompiled every call', '');
-  lines.push('Same script (the CloneSet `AggregateStatus` above), same `LuaRuntime` call path as the server, in the benchmark process. `LuaRuntime` has no switch to disable its compile cache, so recompile-every-call (what Karmada\'s luavm does) is forced by appending a unique comment to the script on every call.', '');
-  lines.push('| input | calls | compiled once CPU µs/call | recompiled CPU µs/call | speed-up |', '|---|---|---|---|---|');
-  for (const c of f.compile) lines.push(`| ${c.label} | ${c.calls} | ${f1(c.cachedUsPerCall)} | ${f1(c.recompileUsPerCall)} | ${f1(c.speedup)}× |`);
+  lines.push('Same script (the CloneSet `AggregateStatus` above), same `LuaRuntime` call path as the server, each variant in a fresh child process of its own (as a server doing only that would run it). `LuaRuntime` has no switch to disable its compile cache, so recompile-every-call (what Karmada\'s luavm does) is forced by appending a unique comment to the script on every call. µs per call is the wall time of the median of 15 blocks after 1.5 s of warm-up, the better of two children per variant run alternately. The difference is what compiling costs per call: the speed-up can only be large where the script\'s own work is small against it.', '');
+  lines.push('| input | calls | compiled once µs/call | recompiled µs/call | compile µs (difference) | speed-up |', '|---|---|---|---|---|---|');
+  for (const c of f.compile) lines.push(`| ${c.label} | ${c.calls} | ${f1(c.cachedUsPerCall)} | ${f1(c.recompileUsPerCall)} | ${f1(c.recompileUsPerCall - c.cachedUsPerCall)} | ${f1(c.speedup)}× |`);
   lines.push('');
 
   if (f.inProcess.length > 0) {
