@@ -1,5 +1,5 @@
 // Generates the self-signed set on a worker thread. On a first start the main thread spends ~0.45 s
-// importing the server while the worker spends ~0.25 s importing @peculiar/x509 and generating; on two
+// importing the server while the worker spends ~0.15 s importing the ASN.1 schemas and generating; on two
 // cores the two overlap instead of adding up (serve starts this before it imports the rest).
 // This file is both sides: the parent's `generateOnWorker` and, when loaded as our worker, the job.
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
