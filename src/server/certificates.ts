@@ -91,50 +91,39 @@ function signed(tbs: TBSCertificate, issuerKey: KeyObject): X509Certificate {
 export async function generateSelfSigned(extraSans: string[] = [], validDays = 365): Promise<GeneratedCertificates> {
   const notBefore = new Date(Date.now() - 60_000);
   const validity = new Validity({ notBefore, notAfter: new Date(notBefore.getTime() + validDays * 86_400_000) });
-  const signature = new AlgorithmIdentifier({ algorithm: ECDSA_WITH_SHA256 });
-
   const caKeys = newKeyPair();
   const caName = commonName('karmada-interpreter-webhook self-signed CA');
-  const ca = signed(
-    new TBSCertificate({
-      version: Version.v3,
-      serialNumber: serial(),
-      signature,
-      issuer: caName,
-      validity,
-      subject: caName,
-      subjectPublicKeyInfo: caKeys.spki,
-      extensions: new Extensions([
-        extension(id_ce_basicConstraints, true, new BasicConstraints({ cA: true, pathLenConstraint: 0 })),
-        extension(id_ce_keyUsage, true, new KeyUsage(KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign)),
-        extension(id_ce_subjectKeyIdentifier, false, new SubjectKeyIdentifier(caKeys.keyId)),
-      ]),
-    }),
-    caKeys.privateKey,
-  );
+  // Both certificates are issued by the CA (the CA by itself) for the same period.
+  const issue = (subject: Name, keys: KeyPair, extensions: Extension[]) =>
+    signed(
+      new TBSCertificate({
+        version: Version.v3,
+        serialNumber: serial(),
+        signature: new AlgorithmIdentifier({ algorithm: ECDSA_WITH_SHA256 }),
+        issuer: caName,
+        validity,
+        subject,
+        subjectPublicKeyInfo: keys.spki,
+        extensions: new Extensions(extensions),
+      }),
+      caKeys.privateKey,
+    );
 
+  const ca = issue(caName, caKeys, [
+    extension(id_ce_basicConstraints, true, new BasicConstraints({ cA: true, pathLenConstraint: 0 })),
+    extension(id_ce_keyUsage, true, new KeyUsage(KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign)),
+    extension(id_ce_subjectKeyIdentifier, false, new SubjectKeyIdentifier(caKeys.keyId)),
+  ]);
   const leafKeys = newKeyPair();
   const sans = [...new Set([...DEFAULT_SANS, ...extraSans])];
-  const leaf = signed(
-    new TBSCertificate({
-      version: Version.v3,
-      serialNumber: serial(),
-      signature,
-      issuer: caName,
-      validity,
-      subject: commonName(sans.find((s) => !isIP(s)) ?? 'karmada-interpreter-webhook'),
-      subjectPublicKeyInfo: leafKeys.spki,
-      extensions: new Extensions([
-        extension(id_ce_basicConstraints, true, new BasicConstraints({ cA: false })),
-        extension(id_ce_keyUsage, true, new KeyUsage(KeyUsageFlags.digitalSignature | KeyUsageFlags.keyEncipherment)),
-        extension(id_ce_extKeyUsage, false, new ExtendedKeyUsage([id_kp_serverAuth])),
-        extension(id_ce_subjectAltName, false, new SubjectAlternativeName(sans.map((value) => new GeneralName(isIP(value) ? { iPAddress: value } : { dNSName: value })))),
-        extension(id_ce_subjectKeyIdentifier, false, new SubjectKeyIdentifier(leafKeys.keyId)),
-        extension(id_ce_authorityKeyIdentifier, false, new AuthorityKeyIdentifier({ keyIdentifier: new KeyIdentifier(caKeys.keyId) })),
-      ]),
-    }),
-    caKeys.privateKey,
-  );
+  const leaf = issue(commonName(sans.find((s) => !isIP(s)) ?? 'karmada-interpreter-webhook'), leafKeys, [
+    extension(id_ce_basicConstraints, true, new BasicConstraints({ cA: false })),
+    extension(id_ce_keyUsage, true, new KeyUsage(KeyUsageFlags.digitalSignature | KeyUsageFlags.keyEncipherment)),
+    extension(id_ce_extKeyUsage, false, new ExtendedKeyUsage([id_kp_serverAuth])),
+    extension(id_ce_subjectAltName, false, new SubjectAlternativeName(sans.map((value) => new GeneralName(isIP(value) ? { iPAddress: value } : { dNSName: value })))),
+    extension(id_ce_subjectKeyIdentifier, false, new SubjectKeyIdentifier(leafKeys.keyId)),
+    extension(id_ce_authorityKeyIdentifier, false, new AuthorityKeyIdentifier({ keyIdentifier: new KeyIdentifier(caKeys.keyId) })),
+  ]);
   return {
     caPem: ca.toString(),
     certPem: leaf.toString(),
