@@ -1,8 +1,9 @@
 // `serve`: the HTTPS webhook server. This file is the command (flags, help) and the start order; the
 // wiring is src/server/start.ts, imported only after the certificate work has begun (see startServer).
-import { ConfigError, SERVE_OPTIONS, optionsHelp, serveConfig, type ServeConfig } from '../config.js';
-import { selfSignedFiles, type SelfSignedFiles } from '../server/self-signed-store.js';
 import { join } from 'node:path';
+import { ConfigError, SERVE_OPTIONS, optionsHelp, serveConfig, type ServeConfig } from '../config.js';
+import { selfSignedFiles } from '../server/self-signed-store.js';
+import type { ServingCertificate } from '../server/start.js'; // a type only: start.js is imported in startServer
 
 export const summary = 'serve the interpreter webhook over HTTPS';
 export const help = `Usage: karmada-interpreter serve [options]
@@ -33,13 +34,6 @@ export async function run(args: string[]): Promise<number> {
   }
   await startServer(config);
   return new Promise<number>(() => undefined); // runs until a signal ends the process
-}
-
-export interface ServingCertificate {
-  certFile: string;
-  keyFile: string;
-  /** Set when the self-signed default is used (generated now or kept from an earlier start). */
-  selfSigned?: SelfSignedFiles;
 }
 
 /** Where the serving certificate comes from: --cert-dir, --tls-cert-file/--tls-key-file, else the self-signed default. */

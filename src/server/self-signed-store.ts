@@ -1,9 +1,9 @@
 // The self-signed default (`npm start` without certificate flags), kept between restarts in a private
 // directory: the CA a user handed to curl (--cacert) or put in a webhook configuration's caBundle stays
 // valid across restarts, the path to it stays the same, and a restart skips generation (importing the
-// ASN.1 schemas and generating costs ~0.15 s of a 1 s ready budget). A stored set is
-// reused only when it is whole and sound: the key matches the serving certificate, the CA signed it,
-// its SANs are exactly the ones asked for, and it has more than RENEW_BEFORE_DAYS left.
+// ASN.1 schemas and generating costs ~0.15 s of a 1 s ready budget). A stored set is reused only when
+// it is whole and sound: the key matches the serving certificate, the CA signed it, its SANs are
+// exactly the ones asked for, and it has more than RENEW_BEFORE_DAYS left.
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
@@ -145,8 +145,9 @@ async function generateInto(dir: string, extraSans: string[]): Promise<SelfSigne
 
 /**
  * On a worker thread (from the built dist/; run from the TypeScript sources the worker cannot load
- * and we generate here), so a first start generates while the main thread imports the server. Either way the ASN.1 schemas (~0.1 s to import) are
- * loaded only when a set is generated, never by a server that reuses one or is given its files.
+ * and we generate here), so a first start generates while the main thread imports the server. Either
+ * way the ASN.1 schemas (~0.1 s to import) are loaded only when a set is generated, never by a server
+ * that reuses one or is given its files.
  */
 async function generate(extraSans: string[]): Promise<GeneratedCertificates> {
   try {

@@ -1,7 +1,6 @@
 // The running server: logger, registry, TLS (with rotation), app, optional registration, graceful
 // shutdown. Started by `serve` (src/cli/serve.ts), which begins the certificate work before importing this.
 import { pino } from 'pino';
-import type { ServingCertificate } from '../cli/serve.js';
 import type { ServeConfig } from '../config.js';
 import { createRegistry } from '../interpreter/setup.js';
 import { ExchangeRecorder } from '../record/recorder.js';
@@ -11,7 +10,15 @@ import { LuaMetrics } from './lua-metrics.js';
 import { Metrics } from './metrics.js';
 import { Readiness } from './readiness.js';
 import { DEFAULT_SANS } from './default-sans.js';
+import type { SelfSignedFiles } from './self-signed-store.js';
 import { CertificateWatcher, readKeyPair } from './tls.js';
+
+export interface ServingCertificate {
+  certFile: string;
+  keyFile: string;
+  /** Set when the self-signed default is used (generated now or kept from an earlier start). */
+  selfSigned?: SelfSignedFiles;
+}
 
 const LOG_BUFFER_BYTES = 4096;
 const LOG_FLUSH_MS = 100;
