@@ -85,10 +85,12 @@ export type MaybePromise<T> = T | Promise<T>;
 
 /**
  * One object per kind. Every operation is optional; names follow Karmada's Lua functions so a
- * TypeScript module and a Lua customization have the same shape. The object of `reviseReplica`,
- * `retain` (`desired`) and `aggregateStatus` is a private deep copy: a module may change and return
- * it. Every other input (the object of the read-only operations, `observed`, `items`) is the request's
- * own data: read it, never change it (inputs may be frozen; test/interpreter/readonly-inputs.test.ts).
+ * TypeScript module and a Lua customization have the same shape. The object of `reviseReplica` and
+ * `retain` (`desired`) is a private deep copy: a module may change anything in it and return it.
+ * `aggregateStatus` may change only the object's `status` (a private copy: change it in place or set a
+ * new one); below its other fields lies the request's own data.
+ * Every other input (the object of the read-only operations, `observed`, `items`) is the request's own
+ * data: read it, never change it (inputs may be frozen; test/interpreter/readonly-inputs.test.ts).
  *
  * `aggregateStatus` receives `items` exactly as Karmada sent them: `undefined` when the request had no
  * `aggregatedStatus` (Karmada omits an empty list), otherwise the list (possibly empty).

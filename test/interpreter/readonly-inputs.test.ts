@@ -2,7 +2,8 @@
 // the object of read-only operations, Retain's observed object and AggregateStatus items are the
 // request's own data. Every testdata case of every built-in interpreter (TypeScript and Lua) runs here
 // on deep-frozen inputs: a module that changed one would throw (ES modules are strict), and the
-// dispatcher's private copy must leave the frozen request object untouched for the mutating operations.
+// dispatcher's private copy must leave the frozen request object untouched for the mutating operations
+// (AggregateStatus gets its own status only: a module changing anything else in the object throws here).
 import { afterAll, describe, expect, it } from 'vitest';
 import { interpret } from '../../src/interpreter/dispatch.js';
 import { createRegistry } from '../../src/interpreter/setup.js';

@@ -89,6 +89,14 @@ describe('diff', () => {
     expect(JSON.stringify([original, modified])).toBe(before);
   });
 
+  it('does not descend into a subtree both sides share (dispatch.ts shares the request\'s own spec or status)', () => {
+    const spec = { replicas: 1, template: { spec: { containers: [{ name: 'app' }] } } };
+    const original = { spec, status: { ready: 1 } };
+    // A getter on the shared subtree would be read by any walk into it.
+    Object.defineProperty(spec, 'template', { enumerable: true, get: () => expect.unreachable('walked a shared subtree') });
+    expect(diff(original, { spec, status: { ready: 2 } })).toEqual([{ op: 'replace', path: '/status/ready', value: 2 }]);
+  });
+
   it('escapes / and ~ in keys', () => {
     expect(diff({ 'a/b': 1, 'c~d': 1 }, { 'a/b': 2, 'c~d': 2 })).toEqual([
       { op: 'replace', path: '/c~0d', value: 2 },
