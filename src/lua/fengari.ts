@@ -14,20 +14,58 @@ const existingConf = process.env.FENGARICONF ? JSON.parse(process.env.FENGARICON
 // thousands of frames deep (3,000 measured) and stop a runaway one in ~0.1 s.
 process.env.FENGARICONF = JSON.stringify({ ...existingConf, LUA_COMPAT_FLOATSTRING: true, LUAI_MAXSTACK: 20_000 });
 
-// Two V8 slow paths in fengari's hottest code, rewritten in its sources as they are compiled (for the
-// duration of the require below), each leaving fengari's observable behaviour unchanged:
+// Rewrites of fengari's sources as they are compiled (for the duration of the require below), each
+// leaving fengari's observable behaviour unchanged. Two V8 slow paths in its hottest code:
 // * stack slots above the top are freed with `delete L.stack[i]` (after every call, pop and settop),
 //   a runtime call in V8. The stack array is holey from the start (its length is set to the stack
 //   size) and nothing in fengari tests slots with `in` or hasOwnProperty, so storing undefined leaves
 //   the same array; it was the top self-time entry of call-heavy scripts (each `ipairs` step is a call).
 // * every new key of every table ran `t.dead_strong.clear()`, which allocates a new backing store even
 //   for an empty Map (~75 ns; measured); the tables we and scripts fill almost never have dead keys.
+// And one step of `for ... in ipairs(t)` done inline by the VM (IPAIRS_STEP below).
 // The counts (a test compares them with the installed sources) tell a fengari update apart.
 interface SourceRewrite { file: string; pattern: RegExp; replace: (match: string, ...groups: string[]) => string; count: number }
+
+// `for i, v in ipairs(t)` calls ipairs' iterator through OP_TFORCALL on every step: a C-function call
+// that copies three slots, shrinks and regrows the stack (a new TValue per slot) and moves the results,
+// for one table read. Status aggregation loops over every member's status this way, several times per
+// item (~30% of a 50-cluster AggregateStatus; measured). The VM now does that step itself when the
+// iterator is fengari's own ipairsaux and the table has no metatable: ipairsaux's result (i+1 and
+// t[i+1], or a single nil to end the loop) written into the call-result slots, padded with nils to the
+// loop's variable count as luaD_call pads them. Anything else (a lazy table still carrying its
+// metatable, a non-table, another iterator) takes fengari's call as before.
+const IPAIRS_STEP = `
+let ipairsaux = null;
+module.exports.setIpairsAux = (f) => { ipairsaux = f; };
+const ipairsStep = function(L, ra, cb, nresults) {
+    const f = L.stack[ra], t = L.stack[ra + 1], control = L.stack[ra + 2];
+    if (f.value !== ipairsaux || f.type !== LUA_TLCF || t.type !== LUA_TTABLE || t.value.metatable !== null ||
+        control.type !== LUA_TNUMINT || cb + nresults > L.top) return false;
+    const n = (control.value + 1) | 0;
+    const v = ltable.luaH_getint(t.value, n);
+    let k = 0;
+    if (!v.ttisnil()) {
+        L.stack[cb].setivalue(n);
+        k = 1;
+        if (nresults > 1) { L.stack[cb + 1].setfrom(v); k = 2; }
+    }
+    for (; k < nresults; k++) L.stack[cb + k].setnilvalue();
+    return true;
+};
+`;
 const FENGARI_SRC = dirname(require.resolve('fengari/src/ldo.js'));
 export const fengariRewrites: SourceRewrite[] = [
   { file: '*', pattern: /delete ((?:L|from)\.stack\[[^\]]+\]);/g, replace: (_m, slot) => `${slot} = void 0;`, count: 0 },
   { file: 'ltable.js', pattern: /^(\s*)t\.dead_strong\.clear\(\);$/gm, replace: (_m, indent) => `${indent}if (t.dead_strong.size !== 0) t.dead_strong.clear();`, count: 0 },
+  // ipairs: the iterator exported, the VM's step definition, and OP_TFORCALL's call made conditional.
+  { file: 'lbaselib.js', pattern: /^module\.exports\.luaopen_base = luaopen_base;$/m, replace: (m) => `${m}\nmodule.exports.ipairsaux = ipairsaux;`, count: 0 },
+  { file: 'lvm.js', pattern: /^module\.exports\.luaV_execute /m, replace: (m) => `${IPAIRS_STEP}\n${m}`, count: 0 },
+  {
+    file: 'lvm.js',
+    pattern: /(let cb = ra \+ 3; \/\* call base \*\/)(\n\s*)(lobject\.setobjs2s\(L, cb\+2, ra\+2\);[^]*?ldo\.luaD_call\(L, cb, i\.C\);)/,
+    replace: (_m, declaration, indent, call) => `${declaration}${indent}if (!ipairsStep(L, ra, cb, i.C)) {${indent}${call}${indent}}`,
+    count: 0,
+  },
 ];
 const ModuleClass = Module as any;
 const originalCompile = ModuleClass.prototype._compile;
@@ -93,6 +131,7 @@ const patchedStringLibrary = loadPatchedStringLibrary();
 export const patternSteps: PatternSteps | undefined = patchedStringLibrary?.patternSteps;
 
 const fengariModule = require('fengari');
+require('fengari/src/lvm.js').setIpairsAux(require('fengari/src/lbaselib.js').ipairsaux);
 if (patchedStringLibrary) fengariModule.lualib.luaopen_string = patchedStringLibrary.luaopen_string;
 export const lua: any = fengariModule.lua;
 export const lauxlib: any = fengariModule.lauxlib;

@@ -1,12 +1,13 @@
 // fengari.ts rewrites two V8 slow paths in fengari's sources as they load (`delete L.stack[i]` into a
-// store of undefined; `dead_strong.clear()` of every table insert only when there are dead keys).
+// store of undefined; `dead_strong.clear()` of every table insert only when there are dead keys), and
+// makes the VM step `for ... in ipairs(t)` itself instead of calling ipairs' iterator.
 // These tests check each rewrite reached every occurrence in the installed fengari, and that what
 // depends on them (closures over loop variables, open upvalues closed on return, deep call/return
 // chains, varargs; `next` over a table whose keys are deleted and re-added) behaves as before.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fengariRewrites } from '../../src/lua/fengari.js';
 import { LuaRuntime } from '../../src/lua/runtime.js';
 import { reflectScript } from './helpers.js';
@@ -17,11 +18,14 @@ describe('fengari stack-slot rewrite', () => {
   it('rewrote every occurrence in fengari/src', () => {
     const dir = dirname(require.resolve('fengari/src/ldo.js'));
     for (const rewrite of fengariRewrites) {
+      // Every occurrence of a global pattern; a single-use pattern must match exactly one place.
+      const everywhere = new RegExp(rewrite.pattern.source, rewrite.pattern.flags.includes('g') ? rewrite.pattern.flags : `${rewrite.pattern.flags}g`);
       let occurrences = 0;
       for (const file of readdirSync(dir).filter((f) => f.endsWith('.js') && (rewrite.file === '*' || rewrite.file === f))) {
-        occurrences += readFileSync(join(dir, file), 'utf8').match(new RegExp(rewrite.pattern.source, rewrite.pattern.flags))?.length ?? 0;
+        occurrences += [...readFileSync(join(dir, file), 'utf8').matchAll(everywhere)].length;
       }
       expect(occurrences).toBeGreaterThan(0);
+      if (!rewrite.pattern.flags.includes('g')) expect(occurrences).toBe(1);
       expect(rewrite.count).toBe(occurrences);
     }
   });
@@ -72,6 +76,69 @@ describe('fengari stack-slot rewrite', () => {
       expect(out).toEqual({ f: 30, c: 3, deep: 6, count: 3, x: 7, sum: 10, bytes: 3, pc: false });
     } finally {
       rt.close();
+    }
+  });
+});
+
+describe('ipairs steps done by the VM', () => {
+  const rt = new LuaRuntime({ poolSize: 1 });
+  afterAll(() => rt.close());
+  const reflect = (body: string, object: Record<string, unknown> = { apiVersion: 'v1', kind: 'X' }) => rt.reflectStatus(reflectScript(body), object);
+
+  it('stops at the first nil and pads the loop variables with nils', async () => {
+    const out = await reflect(`
+      local t = { 10, 20, nil, 40 }
+      local one, two, three = {}, {}, 0
+      for i in ipairs(t) do one[#one + 1] = i end
+      for i, v in ipairs(t) do two[#two + 1] = i .. "=" .. v end
+      for i, v, extra in ipairs(t) do if extra ~= nil then three = three + 1 end end
+      local empty = 0
+      for _ in ipairs({}) do empty = empty + 1 end
+      return { one = table.concat(one, ","), two = table.concat(two, ","), extras = three, empty = empty }`);
+    expect(out).toEqual({ one: '1,2', two: '1=10,2=20', extras: 0, empty: 0 });
+  });
+
+  it('sees the table as it changes during the loop, like the iterator called by hand', async () => {
+    const out = await reflect(`
+      local grow = { 1 }
+      for i, v in ipairs(grow) do if i < 5 then grow[#grow + 1] = v + i end end
+      local cut = { 1, 2, 3, 4 }
+      local seen = 0
+      for i in ipairs(cut) do seen = seen + 1; cut[i + 1] = nil end
+      local byHand = {}
+      local f, s, c = ipairs({ "a", "b" })
+      local i, v = f(s, c)
+      while i do byHand[#byHand + 1] = i .. v; i, v = f(s, i) end
+      local nested = 0
+      for _, row in ipairs({ { 1, 2 }, { 3 } }) do for _, x in ipairs(row) do nested = nested + x; if x == 1 then break end end end
+      return { grow = table.concat(grow, ","), seen = seen, byHand = table.concat(byHand, ","), nested = nested }`);
+    expect(out).toEqual({ grow: '1,2,4,7,11', seen: 1, byHand: '1a,2b', nested: 4 });
+  });
+
+  it('iterates converted input (first step on the lazy table, then plain) and leaves other iterators alone', async () => {
+    const out = await reflect(
+      `
+      local names, again = {}, 0
+      for _, item in ipairs(observedObj.spec.items) do names[#names + 1] = item.name end
+      for _ in ipairs(observedObj.spec.items) do again = again + 1 end
+      local viaNext = 0
+      for _ in next, { 1, 2, 3 } do viaNext = viaNext + 1 end
+      local custom = 0
+      for n in function(_, c) if c < 3 then return c + 1 end end, nil, 0 do custom = custom + n end
+      local ok = pcall(function() for _ in ipairs(5) do end end)
+      return { names = table.concat(names, ","), again = again, viaNext = viaNext, custom = custom, numberFails = not ok }`,
+      { apiVersion: 'v1', kind: 'X', spec: { items: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] } },
+    );
+    expect(out).toEqual({ names: 'a,b,c', again: 3, viaNext: 3, custom: 6, numberFails: true });
+  });
+
+  it('still counts the loop against the call deadline', async () => {
+    const short = new LuaRuntime({ poolSize: 1, timeoutMs: 150 });
+    try {
+      const call = short.reflectStatus(reflectScript('while true do for _ in ipairs({ 1, 2, 3 }) do end end'), { apiVersion: 'v1', kind: 'X' });
+      await expect(call).rejects.toMatchObject({ timeout: true });
+    } finally {
+      short.close();
     }
   });
 });
