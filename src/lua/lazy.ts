@@ -127,7 +127,7 @@ function toTValue(L: any, item: unknown, meta: object): any {
  * Appends an entry to a table as fengari's ltable `add` does (insertion-ordered list + hash Map), for a
  * table that has never had a key (so no dead keys to forget) and a hash not in it yet.
  */
-function append(table: any, hash: unknown, key: any, value: any): void {
+export function appendEntry(table: any, hash: unknown, key: any, value: any): void {
   const entry = { key, value, p: table.l, n: undefined };
   if (table.l) table.l.n = entry;
   else table.f = entry;
@@ -155,14 +155,14 @@ export function materialize(L: any, index: number): void {
     for (const item of value) {
       if (item === null || item === undefined) continue;
       position++;
-      append(table, position, new TValue(T.LUA_TNUMINT, position), toTValue(L, item, meta));
+      appendEntry(table, position, new TValue(T.LUA_TNUMINT, position), toTValue(L, item, meta));
     }
   } else {
     for (const key of Object.keys(value)) {
       const item = (value as Record<string, unknown>)[key];
       if (item === null || item === undefined) continue;
       const string = interned(L, key);
-      append(table, luaS_hashlongstr(string), new TValue(T.LUA_TLNGSTR, string), toTValue(L, item, meta));
+      appendEntry(table, luaS_hashlongstr(string), new TValue(T.LUA_TLNGSTR, string), toTValue(L, item, meta));
     }
   }
   ltable.invalidateTMcache(table);

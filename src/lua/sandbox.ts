@@ -1,11 +1,13 @@
 // A fengari lua_State set up as Karmada's sandbox (luavm/lua.go setLib + pkg/util/lifted/lua):
 // only the libraries and functions gopher-lua opens there, Lua 5.1 names, the listed base functions
 // raising "not supported", safe string/os/package libraries and `require("kube")`.
-import { lua, lauxlib, lualib, ltable, to_luastring } from './fengari.js';
+import { lobject, lua, lauxlib, lualib, ltable, to_luastring } from './fengari.js';
 import { goSprintf, type FormatArg } from './goformat.js';
 import { luaNumberToString, patchFengariNumbers } from './numbers.js';
 import { openKube } from './kube.js';
-import { materialize, pushInterned } from './lazy.js';
+import { appendEntry, materialize, pushInterned } from './lazy.js';
+
+const TValue = lobject.TValue;
 import { OS_FUNCTIONS } from './oslib.js';
 import { gopherToNumber } from './tonumber.js';
 
@@ -263,10 +265,8 @@ export function luaValueToString(L: any, index: number): string {
 }
 
 export interface SandboxHandles {
-  /** Registry reference of the table every per-call environment inherits from (via __index). */
+  /** Registry reference of the table every per-call environment is a copy of (pushFreshGlobals). */
   baseRef: number;
-  /** Registry reference of the metatable `{__index = base}` given to per-call environments. */
-  envMetaRef: number;
   /** Registry references of the tables a script could mutate (base, libraries, package, kube). */
   protectedRefs: number[];
 }
@@ -417,14 +417,31 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
 
   lua.lua_pushvalue(L, base);
   const baseRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
-  lua.lua_createtable(L, 0, 1);
-  lua.lua_pushvalue(L, base);
-  lua.lua_setfield(L, -2, to_luastring('__index'));
-  const envMetaRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
 
   // Nothing may reach fengari's own global table any more (chunks get a per-call _ENV).
   lua.lua_settop(L, 0);
-  return { baseRef, envMetaRef, protectedRefs };
+  return { baseRef, protectedRefs };
+}
+
+/**
+ * Pushes a new globals table for one call: a copy of every entry of `base` (the table behind
+ * baseRef, as lua_topointer gives it), with `_G` set to the copy itself. gopher-lua keeps the base
+ * functions in the globals table itself, so a script that assigns to a global named like one (Karmada's
+ * FlinkDeployment script uses `error` as a variable) and later assigns nil removes it, and `pairs(_G)`
+ * lists every library; an environment inheriting through `__index` would bring the built-in back instead.
+ * The entries are appended to fengari's table object directly (~45 of them; through the API each would
+ * be two pushes and a rawset), with keys and values as new TValues: fengari marks a deleted key's
+ * TValue dead in place, so the copy must not share them with `base`.
+ */
+export function pushFreshGlobals(L: any, base: any): void {
+  lua.lua_createtable(L, 0, 0);
+  const globals = lua.lua_topointer(L, -1);
+  for (const [hash, entry] of base.strong as Map<unknown, { key: any; value: any }>) {
+    appendEntry(globals, hash, new TValue(entry.key.type, entry.key.value), new TValue(entry.value.type, entry.value.value));
+  }
+  pushInterned(L, '_G');
+  lua.lua_pushvalue(L, -2);
+  lua.lua_rawset(L, -3);
 }
 
 const preloadLoader: CFunction = (L) => {

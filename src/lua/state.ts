@@ -3,10 +3,10 @@
 // changed in the shared library tables.
 import { getHeapStatistics } from 'node:v8';
 import { lua, lauxlib, to_luastring, observeStringAllocations, patternSteps } from './fengari.js';
-import { openSandbox, luaToJsString, type SandboxHandles } from './sandbox.js';
+import { openSandbox, luaToJsString, pushFreshGlobals, type SandboxHandles } from './sandbox.js';
 import { LuaScriptError } from './errors.js';
 import { toLua53Source } from './source.js';
-import { createLazyMetatable, pushInterned, pushLazyJson, useLazyResults } from './lazy.js';
+import { createLazyMetatable, pushLazyJson, useLazyResults } from './lazy.js';
 import { pushJson } from './convert.js';
 
 /** Instructions between two deadline checks (a check costs ~50 ns; 1000 instructions ~10-20 µs). */
@@ -41,6 +41,8 @@ function heapInUse(): number {
 export class LuaState {
   readonly L: any;
   private readonly handles: SandboxHandles;
+  /** fengari's table object behind handles.baseRef, copied into each call's globals. */
+  private readonly baseTable: object;
   private readonly chunks = new Map<string, number>();
   private readonly snapshots: TableSnapshot[] = [];
   private limits: CallLimits | undefined;
@@ -60,6 +62,9 @@ export class LuaState {
     const L = lauxlib.luaL_newstate();
     this.L = L;
     this.handles = openSandbox(L, () => this.print);
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.handles.baseRef);
+    this.baseTable = lua.lua_topointer(L, -1);
+    lua.lua_pop(L, 1);
     lua.lua_atnativeerror(L, (Ls: any) => {
       // A JS exception inside a Lua call (our conversion code, a RangeError...): keep it for the
       // caller and turn it into a Lua error so the protected call unwinds normally.
@@ -161,12 +166,7 @@ export class LuaState {
     const chunkRef = lua.lua_tointeger(L, 1);
     lua.lua_settop(L, 0);
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, chunkRef); // 1: chunk
-    lua.lua_createtable(L, 0, 8); // 2: _ENV for this call
-    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.handles.envMetaRef);
-    lua.lua_setmetatable(L, 2);
-    pushInterned(L, '_G'); // raw set: the environment's metatable has only __index
-    lua.lua_pushvalue(L, 2);
-    lua.lua_rawset(L, 2);
+    pushFreshGlobals(L, this.baseTable); // 2: _ENV for this call
     lua.lua_pushvalue(L, 2);
     lua.lua_setupvalue(L, 1, 1);
     lua.lua_pushvalue(L, 1);

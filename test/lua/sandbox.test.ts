@@ -109,6 +109,17 @@ describe('isolation between calls', () => {
     expect(await reflect(`_G.x = 5; return { x = x, g = _G == _G._G }`)).toEqual({ x: 5, g: true });
   });
 
+  it('keeps the base functions in the globals table itself, as gopher-lua does', async () => {
+    // Karmada's FlinkDeployment AggregateStatus uses `error` as a variable and may assign it nil: the
+    // global is then gone (no built-in showing through), and pairs(_G) walks the libraries too.
+    const out = await reflect(`error = ''; error = nil; tostring = nil; string = nil
+      local seen = {}
+      for k in pairs(_G) do seen[k] = true end
+      return { error = type(error), tostring = type(tostring), string = type(string), math = seen.math, pairs = seen.pairs, G = seen._G }`);
+    expect(out).toEqual({ error: 'nil', tostring: 'nil', string: 'nil', math: true, pairs: true, G: true });
+    expect(await reflect(`return { error = type(error), tostring = type(tostring), upper = ("a"):upper() }`)).toEqual({ error: 'function', tostring: 'function', upper: 'A' });
+  });
+
   it('sends print output to onPrint, one line per call, tab-separated', async () => {
     const lines: string[] = [];
     await rt.reflectStatus(reflectScript(`print("replicas", observedObj.spec.replicas, nil, true, 0.5); return {}`), workload(), { onPrint: (l) => lines.push(l) });
