@@ -1,16 +1,14 @@
 // Small helpers shared by the CLI commands.
 import { readFile } from 'node:fs/promises';
-import { parseAllDocuments } from 'yaml';
+import { readYamlDocuments } from '../k8s/yaml-documents.js';
 
 /** Reads a YAML or JSON file ('-' = stdin) and returns every document. */
 export async function readDocuments(path: string): Promise<unknown[]> {
   const text = path === '-' ? await readStdin() : await readFile(path, 'utf8');
-  const docs = parseAllDocuments(text);
   const values: unknown[] = [];
-  for (const doc of docs) {
-    if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors[0]!.message}`);
-    const value = doc.toJS();
-    if (value !== null && value !== undefined) values.push(value);
+  for (const doc of readYamlDocuments(text)) {
+    if (doc.error !== undefined) throw new Error(`${path}: document ${doc.document}: ${doc.error}`);
+    if (doc.value !== null && doc.value !== undefined) values.push(doc.value);
   }
   return values;
 }

@@ -3,8 +3,8 @@
 // case-insensitively, as Go's encoding/json does; `output` keys are map keys and match exactly.
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { parseAllDocuments } from 'yaml';
 import { Quantity } from '../k8s/quantity.js';
+import { readYamlDocuments } from '../k8s/yaml-documents.js';
 import type { InterpretInput, InterpretResult } from './dispatch.js';
 import { OPERATIONS, type AggregatedStatusItem, type KObject, type Operation } from './types.js';
 
@@ -27,14 +27,14 @@ const CASE_FIELDS = ['name', 'description', 'desiredObj', 'observedObj', 'status
 export async function loadTestCases(file: string): Promise<TestCase[]> {
   const text = await readFile(file, 'utf8');
   const cases: TestCase[] = [];
-  for (const [index, doc] of parseAllDocuments(text).entries()) {
+  for (const doc of readYamlDocuments(text, { maxAliasCount: 100 })) {
+    const index = doc.document - 1;
     // Karmada's decoder reads one document at a time, so a malformed document fails alone.
-    if (doc.errors.length > 0) {
-      const loadError = `document ${index + 1}: ${doc.errors[0]!.message}`;
-      cases.push({ file, name: `document ${index + 1}`, operation: '', output: {}, loadError });
+    if (doc.error !== undefined) {
+      cases.push({ file, name: `document ${index + 1}`, operation: '', output: {}, loadError: `document ${index + 1}: ${doc.error}` });
       continue;
     }
-    const raw = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown> | null;
+    const raw = doc.value as Record<string, unknown> | null | undefined;
     if (raw === null || raw === undefined) continue;
     const tc: Record<string, unknown> = { file };
     for (const [key, value] of Object.entries(raw)) {

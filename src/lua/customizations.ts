@@ -1,7 +1,7 @@
 // Parsing ResourceInterpreterCustomization (RIC) files: multi-document YAML or JSON, config.karmada.io/v1alpha1.
 // YAML is read with the `yaml` package in YAML 1.2 mode: Karmada's own files rely on folded block scalars
 // (`luaScript: >`) folding exactly as the 1.2 spec says, which the package implements.
-import { parseAllDocuments } from 'yaml';
+import { readYamlDocuments } from '../k8s/yaml-documents.js';
 import type { Operation } from '../interpreter/types.js';
 
 export const RIC_API_VERSION = 'config.karmada.io/v1alpha1';
@@ -59,28 +59,18 @@ export interface ParsedDocument {
  */
 export function parseCustomizationFile(text: string, file: string): ParsedDocument[] {
   const results: ParsedDocument[] = [];
-  const documents = parseAllDocuments(text);
-  const docs = Array.isArray(documents) ? documents : [];
-  docs.forEach((doc, i) => {
-    const document = i + 1;
-    if (doc.errors.length > 0) {
-      results.push({ document, error: `invalid YAML: ${firstLine(doc.errors[0].message)}` });
-      return;
+  for (const { document, value, error } of readYamlDocuments(text, { maxAliasCount: 1000 })) {
+    if (error !== undefined) {
+      results.push({ document, error: `invalid YAML: ${error}` });
+      continue;
     }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: 1000 });
-    } catch (err) {
-      results.push({ document, error: `invalid YAML: ${firstLine((err as Error).message)}` });
-      return;
-    }
-    if (value === null || value === undefined) return;
+    if (value === null || value === undefined) continue;
     if (isRecord(value) && value.apiVersion === 'v1' && value.kind === 'List' && Array.isArray(value.items)) {
       for (const item of value.items) results.push(toParsedDocument(item, file, document));
-      return;
+      continue;
     }
     results.push(toParsedDocument(value, file, document));
-  });
+  }
   return results;
 }
 
@@ -136,8 +126,4 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   return typeof value;
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0];
 }
