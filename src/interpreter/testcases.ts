@@ -203,12 +203,16 @@ function lowerKeys(v: unknown): Record<string, unknown> {
   return Object.fromEntries(Object.entries(v).map(([k, val]) => [k.toLowerCase(), val]));
 }
 
+/**
+ * Resource quantities by value, as Karmada's harness compares them (Quantity.Equal: "2048m" equals
+ * 2.048): each becomes its amount in nano units, Kubernetes' finest precision.
+ */
 function canonicalResources(v: unknown): Record<string, string> | undefined {
   if (isEmptyCollection(v) || typeof v !== 'object') return undefined;
   const out: Record<string, string> = {};
   for (const [name, q] of Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) {
     try {
-      out[name] = Quantity.parse(q as string | number).toString();
+      out[name] = `${Quantity.parse(q as string | number).scaledValueBigInt(-9)}n`;
     } catch {
       out[name] = `invalid:${String(q)}`;
     }

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caseInput, loadTestCases } from '../../src/interpreter/testcases.js';
+import { caseInput, compareResults, loadTestCases } from '../../src/interpreter/testcases.js';
 
 const good = (name: string) => `name: ${name}
 observedObj:
@@ -69,5 +69,17 @@ output: {}
       { clusterName: 'member2', health: 'Healthy' },
       { clusterName: 'member3', applied: true },
     ]);
+  });
+});
+
+describe('compareResults', () => {
+  it("compares resource quantities by value, as Karmada's harness does (Quantity.Equal)", () => {
+    // Karmada's FlinkDeployment scripts return memory as kube.getResourceQuantity("2048m") = 2.048.
+    const requires = { resourceRequest: { cpu: '500m', memory: '2048m' } };
+    expect(compareResults({ requires }, { requires: { resourceRequest: { cpu: 0.5, memory: '2.048' } } })).toEqual([]);
+    expect(compareResults({ requires }, { requires: { resourceRequest: { cpu: '501m', memory: '2.048' } } })).toHaveLength(1);
+    const components = [{ name: 'jobmanager', replicas: 1, replicaRequirements: requires }];
+    expect(compareResults({ components }, { components: [{ name: 'jobmanager', replicas: 1, replicaRequirements: { resourceRequest: { cpu: '0.5', memory: 2.048 } } }] })).toEqual([]);
+    expect(compareResults({ components }, { components: [{ name: 'jobmanager', replicas: 1, replicaRequirements: { resourceRequest: { cpu: '0.5', memory: '2Gi' } } }] })).toHaveLength(1);
   });
 });
