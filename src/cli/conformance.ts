@@ -5,9 +5,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
-import { createRegistry } from '../interpreter/setup.js';
+import { createRegistry, type LoadedRegistry } from '../interpreter/setup.js';
+import type { KindInterpreter } from '../interpreter/types.js';
 import { caseInput, type TestCase } from '../interpreter/testcases.js';
-import { SKIP, findTestdataFiles, formatSummary, runTestFiles } from '../interpreter/testrunner.js';
+import { SKIP, customizationsBesideTestdata, findTestdataFiles, formatSummary, runTestFiles } from '../interpreter/testrunner.js';
 import { WebhookClient, karmadaRequest, resultsFromResponse } from '../protocol/karmada-client.js';
 import { startLocalServer } from '../server/local.js';
 
@@ -18,6 +19,10 @@ Starts the server in process on loopback (or uses --url), and for every case in 
 folder under PATH (default ../shared/conformance/karmada) whose kind we serve: builds the request as
 Karmada's webhook client does, sends it over HTTPS, verifies the response like Karmada, applies the
 returned patch and compares the result like Karmada's harness.
+What we have no interpreter for (a kind, or an operation of a kind) is answered by the
+customizations.yaml beside that kind's testdata/ (Karmada's layout, as in its
+thirdparty/resourcecustomizations tree), as Karmada falls back to its own scripts: those cases test our
+Lua runtime with Karmada's scripts. Cases of kinds served by neither are skipped.
 A case listed in interpreters/<group>/<version>/<Kind>/conformance-differences.yaml
 (a list of {name, reason}) is a deliberate difference: reported, not failed. A listed case that
 passes is a failure, so the list stays true. Ends with "N passed, M failed".
@@ -35,20 +40,31 @@ async function differencesFor(testdataFile: string): Promise<Map<string, string>
   return new Map(list.map((d) => [d.name, d.reason]));
 }
 
+/** "apiVersion Kind: Op, Op" for every operation a fallback (beside-testdata) script answers. */
+function answeredByFallback({ registry, fallbackLua }: LoadedRegistry): string[] {
+  const fallbacks = new Set<KindInterpreter>(fallbackLua?.interpreters ?? []);
+  return registry.served().flatMap(({ apiVersion, kind, operations }) => {
+    const answered = operations.filter((op) => fallbacks.has(registry.resolve(apiVersion, kind, op)!.interpreter));
+    return answered.length > 0 ? [`${apiVersion} ${kind}: ${answered.join(', ')}`] : [];
+  });
+}
+
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     options: { customizations: { type: 'string', multiple: true }, url: { type: 'string' }, 'ca-file': { type: 'string' } },
     allowPositionals: true,
   });
-  const loaded = await createRegistry({ customizations: values.customizations ?? [] });
+  const paths = positionals.length > 0 ? positionals : [join('..', 'shared', 'conformance', 'karmada')];
+  const loaded = await createRegistry({ customizations: values.customizations ?? [], fallbackCustomizations: await customizationsBesideTestdata(paths) });
+  for (const p of loaded.problems) process.stderr.write(`warning: ${p.file}: ${p.message}\n`);
   const server = values.url ? undefined : await startLocalServer(loaded.registry);
   const client = new WebhookClient(values.url ?? server!.url, {
     ca: values['ca-file'] ? await readFile(values['ca-file'], 'utf8') : server?.ca,
     timeoutSeconds: 10,
   });
   try {
-    const files = await findTestdataFiles(positionals.length > 0 ? positionals : [join('..', 'shared', 'conformance', 'karmada')]);
+    const files = await findTestdataFiles(paths);
     const result = await runTestFiles(files, async (tc: TestCase) => {
       const input = caseInput(tc);
       if (typeof input === 'string') return input;
@@ -75,6 +91,8 @@ export async function run(args: string[]): Promise<number> {
       }
     }
     if (deliberate.length > 0) process.stdout.write(deliberate.join('\n') + '\n');
+    const beside = answeredByFallback(loaded);
+    if (beside.length > 0) process.stdout.write(`conformance: answered by the customizations.yaml beside their testdata:\n${beside.map((line) => `  ${line}\n`).join('')}`);
     process.stdout.write(`conformance: ${deliberate.length} deliberate differences; ${result.skipped} cases skipped (kind not served)\n`);
     process.stdout.write(formatSummary({ ...result, passed, failed }));
     return failed.length === 0 ? 0 : 1;

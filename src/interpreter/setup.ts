@@ -15,6 +15,13 @@ export interface RegistryOptions {
   watch?: boolean;
   /** Told about every reload of user customizations (the server logs, counts and reports it). */
   onReload?: (result: LoadResult, applied: boolean) => void;
+  /**
+   * Customization files consulted last, after the built-in Lua: they answer only kinds, or operations
+   * of a kind, that nothing else implements. `conformance` passes the `customizations.yaml` beside each
+   * kind's `testdata/` in Karmada's tree, so what we have no interpreter for runs Karmada's own script
+   * on our Lua runtime, as Karmada itself falls back to its built-in scripts.
+   */
+  fallbackCustomizations?: string[];
 }
 
 export interface LoadedRegistry {
@@ -24,6 +31,7 @@ export interface LoadedRegistry {
   problems: LoadProblem[];
   builtinLua: LoadResult;
   userLua?: LoadResult;
+  fallbackLua?: LoadResult;
   close(): void;
 }
 
@@ -44,6 +52,8 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Loa
     'builtin-ts': builtinInterpreters,
     'builtin-lua': builtinLua.interpreters,
   });
+  const fallbackLua = options.fallbackCustomizations?.length ? await loadCustomizations(options.fallbackCustomizations, luaOptions) : undefined;
+  if (fallbackLua) registry.setLayer('builtin-lua', [...builtinLua.interpreters, ...fallbackLua.interpreters]);
   let watch: CustomizationWatch | undefined;
   if (options.watch && dirs.length > 0) {
     watch = watchCustomizations(
@@ -62,7 +72,8 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Loa
     runtime,
     builtinLua,
     userLua,
-    problems: [...builtinLua.errors, ...(userLua?.errors ?? [])],
+    fallbackLua,
+    problems: [...builtinLua.errors, ...(userLua?.errors ?? []), ...(fallbackLua?.errors ?? [])],
     close() {
       watch?.close();
       runtime.close();

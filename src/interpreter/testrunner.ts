@@ -1,6 +1,7 @@
 // Finds Karmada-format testdata and runs it through the same dispatch the server uses.
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { BUILTIN_FILE_NAME } from '../lua/files.js';
 import { interpret } from './dispatch.js';
 import type { Registry } from './registry.js';
 import { caseInput, compareResults, loadTestCases, resultsOf, type CaseResults, type TestCase } from './testcases.js';
@@ -40,6 +41,26 @@ export async function findTestdataFiles(paths: string[]): Promise<string[]> {
     else found.push(path);
   }
   return found;
+}
+
+/**
+ * Karmada's layout: `<group>/<version>/<Kind>/customizations.yaml` beside that kind's `testdata/`.
+ * The customizations.yaml of every folder under the given paths that has a `testdata/` folder (or of
+ * the folder above a given `testdata/` folder).
+ */
+export async function customizationsBesideTestdata(paths: string[]): Promise<string[]> {
+  const found = new Set<string>();
+  const kindDirs = new Set<string>();
+  for (const file of await findTestdataFiles(paths)) {
+    const parts = file.split(/[\\/]/);
+    const at = parts.lastIndexOf('testdata');
+    if (at > 0) kindDirs.add(parts.slice(0, at).join('/') || '/');
+  }
+  for (const dir of kindDirs) {
+    const candidate = join(dir, BUILTIN_FILE_NAME);
+    if ((await stat(candidate).catch(() => undefined))?.isFile()) found.add(candidate);
+  }
+  return [...found].sort();
 }
 
 /** Runs one case in process; returns its results or a problem. */

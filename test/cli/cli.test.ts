@@ -1,5 +1,5 @@
 // The commands beside serve, run as a user runs them.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -139,5 +139,71 @@ describe('webhook-config', () => {
     const { code, stderr } = cli(['webhook-config', ...(args as string[])]);
     expect(code).toBe(2);
     expect(stderr).toMatch(message as RegExp);
+  });
+});
+
+describe("Karmada's layout: customizations.yaml beside testdata/", () => {
+  // <group>/<version>/<Kind>/customizations.yaml + testdata/, as in Karmada's thirdparty tree.
+  async function karmadaTree(): Promise<string> {
+    const root = await mkdtemp(join(tmpdir(), 'kiw-cli-'));
+    const kind = async (group: string, version: string, kindName: string, rules: string, cases: string) => {
+      const dir = join(root, group, version, kindName);
+      await mkdir(join(dir, 'testdata'), { recursive: true });
+      await writeFile(join(dir, 'customizations.yaml'), `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: ${kindName.toLowerCase()}}
+spec:
+  target: {apiVersion: ${group}/${version}, kind: ${kindName}}
+  customizations:
+${rules}`);
+      await writeFile(join(dir, 'testdata', 'cases-test.yaml'), cases);
+    };
+    await kind('example.io', 'v1', 'Widget', `    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(observedObj)
+          return observedObj.status.ready == true
+        end
+`, `name: widget ready
+operation: InterpretHealth
+observedObj: {apiVersion: example.io/v1, kind: Widget, metadata: {name: w}, status: {ready: true}}
+output: {healthy: true}
+`);
+    const cloneSet = `{apiVersion: apps.kruise.io/v1alpha1, kind: CloneSet, metadata: {name: web, generation: 1},
+  spec: {replicas: 2, template: {spec: {containers: [{name: c, image: i}]}}},
+  status: {observedGeneration: 1, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2, updatedReadyReplicas: 2}}`;
+    await kind('apps.kruise.io', 'v1alpha1', 'CloneSet', `    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(observedObj) return false end
+    componentResource:
+      luaScript: |
+        function GetComponents(desiredObj) return { { name = "main", replicas = desiredObj.spec.replicas } } end
+`, `name: script says unhealthy
+operation: InterpretHealth
+observedObj: ${cloneSet}
+output: {healthy: false}
+---
+name: one component
+operation: InterpretComponent
+desiredObj: ${cloneSet}
+output:
+  components: [{name: main, replicas: 2}]
+`);
+    return root;
+  }
+
+  it('test runs the scripts beside the cases, before our own interpreters', async () => {
+    const run = cli(['test', await karmadaTree()]);
+    expect(run.stderr).toMatch(/using the customizations beside the cases: .*CloneSet\/customizations\.yaml, .*Widget\/customizations\.yaml/);
+    expect(run.stdout).toMatch(/^3 passed, 0 failed$/m);
+    expect(run.code).toBe(0);
+  });
+
+  it('conformance lets them answer only what we do not implement', async () => {
+    const run = cli(['conformance', await karmadaTree()]);
+    expect(run.stdout).toContain('answered by the customizations.yaml beside their testdata:\n  apps.kruise.io/v1alpha1 CloneSet: InterpretComponent\n  example.io/v1 Widget: InterpretHealth\n');
+    // Our CloneSet module answers InterpretHealth (healthy), not the script beside the case.
+    expect(run.stdout).toMatch(/FAIL .*CloneSet\/testdata\/cases-test\.yaml: script says unhealthy/);
+    expect(run.stdout).toMatch(/^2 passed, 1 failed$/m);
+    expect(run.code).toBe(1);
   });
 });
