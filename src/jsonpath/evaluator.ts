@@ -53,9 +53,14 @@ function printResults(results: GoValue[]): string {
   return results.map((value) => (Array.isArray(value) || isJsonMap(value) ? marshalGoJson(value) : evalToText(value))).join(' ');
 }
 
-/** evalToText: fmt.Fprint of template.PrintableValue(v). */
+/**
+ * evalToText: fmt.Fprint of template.PrintableValue(v), except that a nil interface (a JSON null) prints
+ * `null` (client-go ≥ 0.29, kubernetes/kubernetes#119883; Karmada vendors 0.36). Error messages still
+ * print it as fmt does, `<nil>`.
+ */
 function evalToText(value: GoValue): string {
   if (value === INVALID) return '<no value>';
+  if (value === null || value === undefined) return 'null';
   return sprintGoValue(value);
 }
 
@@ -190,30 +195,32 @@ class Evaluator {
         return { values: input, error: 'reflect: call of reflect.Value.Type on zero Value' };
       }
       if (!Array.isArray(value)) return { values: input, error: `${goTypeName(value)} is not array or slice` };
-      const length = value.length;
+      // Go int arithmetic (int64, wrapping).
+      const length = BigInt(value.length);
       const [p0, p1, p2] = node.params.map((param) => ({ ...param }));
-      if (!p0!.known) p0!.value = 0;
-      if (p0!.value < 0) p0!.value += length;
+      if (!p0!.known) p0!.value = 0n;
+      if (p0!.value < 0n) p0!.value = BigInt.asIntN(64, p0!.value + length);
       if (!p1!.known) p1!.value = length;
-      if (p1!.value < 0 || (p1!.value === 0 && p1!.derived)) p1!.value += length;
+      if (p1!.value < 0n || (p1!.value === 0n && p1!.derived)) p1!.value = BigInt.asIntN(64, p1!.value + length);
       if (p1!.value === p0!.value) {
         // A request for zero elements ends the whole step, dropping any later inputs (client-go).
         return { values: result };
       }
-      if (p0!.value >= length || p0!.value < 0) {
+      if (p0!.value >= length || p0!.value < 0n) {
         return { values: input, error: `array index out of bounds: index ${p0!.value}, length ${length}` };
       }
-      if (p1!.value > length || p1!.value < 0) {
-        return { values: input, error: `array index out of bounds: index ${p1!.value - 1}, length ${length}` };
+      if (p1!.value > length || p1!.value < 0n) {
+        return { values: input, error: `array index out of bounds: index ${BigInt.asIntN(64, p1!.value - 1n)}, length ${length}` };
       }
       if (p0!.value > p1!.value) {
         return { values: input, error: `starting index ${p0!.value} is greater than ending index ${p1!.value}` };
       }
-      const slice = value.slice(p0!.value, p1!.value);
+      // Within 0..length from here.
+      const slice = value.slice(Number(p0!.value), Number(p1!.value));
       let stride = 1;
       if (p2!.known) {
-        if (p2!.value <= 0) return { values: input, error: 'step must be > 0' };
-        stride = p2!.value;
+        if (p2!.value <= 0n) return { values: input, error: 'step must be > 0' };
+        stride = Number(p2!.value);
       }
       for (let i = 0; i < slice.length; i += stride) result.push(slice[i]);
     }

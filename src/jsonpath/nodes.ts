@@ -3,7 +3,8 @@
 /** One bound of a slice `[start:end:step]`; `derived` marks the end of a plain index `[n]` (n+1). */
 export interface SliceParam {
   known: boolean;
-  value: number;
+  /** A Go int (int64): indexes past 2^53 stay exact, and arithmetic wraps as Go's does (int64). */
+  value: bigint;
   derived: boolean;
 }
 

@@ -11,7 +11,9 @@ const EOF = '';
 const DICT_KEY = /^'([^']*)'$/;
 const SLICE_OPERATOR = /^(-?\d*)(:-?\d*)?(:-?\d*)?$/;
 // Go's `.` matches anything but "\n"; JavaScript's also stops at "\r", U+2028 and U+2029.
-const FILTER_COMPARISON = /^([^!<>=]+)([!<>=~]+)([^\n]+?)$/;
+// parser.go parseFilter's regexp: the operator is a run of ! < > = only (`=~` is not an operator: its
+// `~` starts the right-hand side, which then fails to parse, as in client-go).
+const FILTER_COMPARISON = /^([^!<>=]+)([!<>=]+)([^\n]+?)$/;
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -213,16 +215,16 @@ class Parser {
       if (group !== '') {
         if (i > 0) group = group.slice(1);
         if (i > 0 && group === '') {
-          params.push({ known: false, value: 0, derived: false });
+          params.push({ known: false, value: 0n, derived: false });
         } else {
           const index = goAtoi(group);
           if (index === undefined) throw new JsonPathParseError(`array index ${group} is not a number`);
-          params.push({ known: true, value: Number(index), derived: false });
+          params.push({ known: true, value: index, derived: false });
         }
       } else if (i === 1) {
-        params.push({ known: true, value: params[0]!.value + 1, derived: true });
+        params.push({ known: true, value: BigInt.asIntN(64, params[0]!.value + 1n), derived: true });
       } else {
-        params.push({ known: false, value: 0, derived: false });
+        params.push({ known: false, value: 0n, derived: false });
       }
     }
     cur.nodes.push({ type: 'array', params: [params[0]!, params[1]!, params[2]!] });
