@@ -7,19 +7,27 @@ const USER_EXTENSIONS = ['.yaml', '.yml', '.json'];
 export const BUILTIN_FILE_NAME = 'customizations.yaml';
 
 /**
+ * Karmada's older test layout keeps a test list beside each kind's customizations.yaml: it is not a
+ * customization, and a tree copied from Karmada should load without an error per kind.
+ */
+const KARMADA_TEST_LIST = 'customizations_tests.yaml';
+
+/**
  * User paths: an explicit file is always read; a directory is walked recursively for *.yaml, *.yml and
  * *.json. Skipped while walking: `testdata` folders (Karmada-format test cases live next to the
- * customizations they test) and entries starting with `.` (a ConfigMap volume keeps each file twice,
- * once behind `..data` and once in a timestamped `..2024_...` folder). Symbolic links are followed.
- * The result is sorted and de-duplicated; missing paths are returned in `missing`.
+ * customizations they test), Karmada's `customizations_tests.yaml` lists, and entries starting with `.`
+ * (a ConfigMap volume keeps each file twice, once behind `..data` and once in a timestamped
+ * `..2024_...` folder). Symbolic links are followed. The result is sorted and de-duplicated; missing
+ * paths are returned in `missing`.
  */
 export function findCustomizationFiles(paths: readonly string[]): { files: string[]; missing: string[] } {
   const found = new Set<string>();
   const missing: string[] = [];
+  const accept = (name: string) => name !== KARMADA_TEST_LIST && USER_EXTENSIONS.some((ext) => name.endsWith(ext));
   for (const path of paths) {
     const stats = statOrUndefined(path);
     if (!stats) missing.push(path);
-    else if (stats.isDirectory()) walk(resolve(path), found, (name) => USER_EXTENSIONS.some((ext) => name.endsWith(ext)));
+    else if (stats.isDirectory()) walk(resolve(path), found, accept);
     else found.add(resolve(path));
   }
   return { files: [...found].sort(), missing };

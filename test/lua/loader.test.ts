@@ -216,8 +216,9 @@ describe('loadCustomizations: errors', () => {
 });
 
 describe('file discovery', () => {
-  it('walks directories for *.yaml, *.yml and *.json, skipping testdata and dot entries, following symlinks', async () => {
+  it('walks directories for *.yaml, *.yml and *.json, skipping testdata, test lists and dot entries, following symlinks', async () => {
     write('nested/deeper/one.yml', ric('one', { healthInterpretation: 'h' }));
+    write('nested/customizations_tests.yaml', { tests: [{ desiredInputPath: 'testdata/desired.yaml', operation: 'InterpretHealth' }] });
     write('two.json', ric('two', { healthInterpretation: 'h' }, { apiVersion: 'v1', kind: 'Pod' }));
     write('nested/testdata/case.yaml', { name: 'not a RIC', operation: 'InterpretHealth' });
     write('..2026_01_01/three.yaml', ric('three', { healthInterpretation: 'h' }, { apiVersion: 'v1', kind: 'Service' }));
