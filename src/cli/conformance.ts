@@ -55,8 +55,8 @@ export async function run(args: string[]): Promise<number> {
     options: { customizations: { type: 'string', multiple: true }, url: { type: 'string' }, 'ca-file': { type: 'string' } },
     allowPositionals: true,
   });
-  const paths = positionals.length > 0 ? positionals : [join('..', 'shared', 'conformance', 'karmada')];
-  const loaded = await createRegistry({ customizations: values.customizations ?? [], fallbackCustomizations: await customizationsBesideTestdata(paths) });
+  const files = await findTestdataFiles(positionals.length > 0 ? positionals : [join('..', 'shared', 'conformance', 'karmada')]);
+  const loaded = await createRegistry({ customizations: values.customizations ?? [], fallbackCustomizations: await customizationsBesideTestdata(files) });
   for (const p of loaded.problems) process.stderr.write(`warning: ${p.file}: ${p.message}\n`);
   const server = values.url ? undefined : await startLocalServer(loaded.registry);
   const client = new WebhookClient(values.url ?? server!.url, {
@@ -64,7 +64,6 @@ export async function run(args: string[]): Promise<number> {
     timeoutSeconds: 10,
   });
   try {
-    const files = await findTestdataFiles(paths);
     const result = await runTestFiles(files, async (tc: TestCase) => {
       const input = caseInput(tc);
       if (typeof input === 'string') return input;

@@ -23,15 +23,14 @@ export async function run(args: string[]): Promise<number> {
     options: { customizations: { type: 'string', multiple: true } },
     allowPositionals: true,
   });
-  const paths = positionals.length > 0 ? positionals : ['interpreters'];
+  const files = await findTestdataFiles(positionals.length > 0 ? positionals : ['interpreters']);
   // Ours are loaded as built-in Lua already.
   const builtin = new Set(findBuiltinCustomizationFiles().map((file) => resolve(file)));
-  const beside = (await customizationsBesideTestdata(paths)).filter((file) => !builtin.has(resolve(file)));
+  const beside = (await customizationsBesideTestdata(files)).filter((file) => !builtin.has(resolve(file)));
   const loaded = await createRegistry({ customizations: [...(values.customizations ?? []), ...beside] });
   try {
     for (const p of loaded.problems) process.stderr.write(`warning: ${p.file}: ${p.message}\n`);
     if (beside.length > 0) process.stderr.write(`test: using the customizations beside the cases: ${beside.join(', ')}\n`);
-    const files = await findTestdataFiles(paths);
     const result = await runTestFiles(files, (tc) => runCaseInProcess(loaded.registry, tc));
     process.stdout.write(formatSummary(result));
     return result.failed.length === 0 ? 0 : 1;

@@ -47,13 +47,12 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Loa
   const builtinLua = await loadBuiltinCustomizations(luaOptions);
   const dirs = options.customizations ?? [];
   const userLua = dirs.length > 0 ? await loadCustomizations(dirs, luaOptions) : undefined;
+  const fallbackLua = options.fallbackCustomizations?.length ? await loadCustomizations(options.fallbackCustomizations, luaOptions) : undefined;
   const registry = new Registry({
     'user-lua': userLua?.interpreters ?? [],
     'builtin-ts': builtinInterpreters,
-    'builtin-lua': builtinLua.interpreters,
+    'builtin-lua': [...builtinLua.interpreters, ...(fallbackLua?.interpreters ?? [])],
   });
-  const fallbackLua = options.fallbackCustomizations?.length ? await loadCustomizations(options.fallbackCustomizations, luaOptions) : undefined;
-  if (fallbackLua) registry.setLayer('builtin-lua', [...builtinLua.interpreters, ...fallbackLua.interpreters]);
   let watch: CustomizationWatch | undefined;
   if (options.watch && dirs.length > 0) {
     watch = watchCustomizations(

@@ -45,13 +45,12 @@ export async function findTestdataFiles(paths: string[]): Promise<string[]> {
 
 /**
  * Karmada's layout: `<group>/<version>/<Kind>/customizations.yaml` beside that kind's `testdata/`.
- * The customizations.yaml of every folder under the given paths that has a `testdata/` folder (or of
- * the folder above a given `testdata/` folder).
+ * The customizations.yaml of the folder holding the `testdata/` folder of each given test file.
  */
-export async function customizationsBesideTestdata(paths: string[]): Promise<string[]> {
+export async function customizationsBesideTestdata(testdataFiles: string[]): Promise<string[]> {
   const found = new Set<string>();
   const kindDirs = new Set<string>();
-  for (const file of await findTestdataFiles(paths)) {
+  for (const file of testdataFiles) {
     const parts = file.split(/[\\/]/);
     const at = parts.lastIndexOf('testdata');
     if (at > 0) kindDirs.add(parts.slice(0, at).join('/') || '/');
