@@ -39,8 +39,14 @@ export interface EvaluationResult {
 
 export function evaluate(root: ListNode, data: unknown, allowMissingKeys: boolean): EvaluationResult {
   const evaluator = new Evaluator(root.nodes, allowMissingKeys);
-  // reflect.ValueOf(nil) is the invalid Value, not a nil interface.
-  const groups = evaluator.findResults(data === null || data === undefined ? INVALID : data, 0);
+  let groups: GoValue[][];
+  try {
+    // reflect.ValueOf(nil) is the invalid Value, not a nil interface.
+    groups = evaluator.findResults(data === null || data === undefined ? INVALID : data, 0);
+  } catch (error) {
+    if (error instanceof JsonPathExecError) error.mapOrderDependent = evaluator.expandedUnorderedMap;
+    throw error;
+  }
   const printed = groups.reduce((count, group) => count + group.length, 0);
   return {
     text: groups.map(printResults).join(''),

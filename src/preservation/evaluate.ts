@@ -79,6 +79,9 @@ export function evaluatePreservation(
     } catch (error) {
       if (!(error instanceof JsonPathExecError)) throw error;
       fail(`failed to execute jsonpath ${quoteGo(jsonPath)}: ${error.message}`);
+      if (error.mapOrderDependent) {
+        warn('the template walks a map with several entries; Go iterates maps in random order, so Karmada may fail on another entry, or not at all');
+      }
       const hint = statusPrefixHint(jsonPath, status.value);
       if (hint) warn(hint);
       continue;

@@ -291,4 +291,20 @@ describe('API', () => {
     expect(evaluateJsonPath('{.m.*}', { m: { a: 1 } }).mapOrderDependent).toBe(false);
     expect(evaluateJsonPath('{.l[*]}', { l: [1, 2] }).mapOrderDependent).toBe(false);
   });
+
+  it('flags failures that depend on Go map iteration (which entry fails first, or whether any does)', () => {
+    const failing = (template: string, data: unknown) => {
+      try {
+        evaluateJsonPath(template, data);
+      } catch (error) {
+        expect(error).toBeInstanceOf(JsonPathExecError);
+        return error as JsonPathExecError;
+      }
+      throw new Error(`${template} did not fail`);
+    };
+    // Sorted order visits a's string first; Go may visit b's empty list first, which ends the step quietly.
+    expect(failing('{.m.*[*]}', { m: { a: 'x', b: [] } })).toMatchObject({ message: 'string is not array or slice', mapOrderDependent: true });
+    expect(failing('{.m.*[*]}', { m: { a: 'x' } }).mapOrderDependent).toBe(false);
+    expect(failing('{.missing}', { m: { a: 1, b: 2 } }).mapOrderDependent).toBe(false);
+  });
 });

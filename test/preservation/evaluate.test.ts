@@ -167,6 +167,14 @@ describe('evaluatePreservation: Karmada semantics', () => {
     );
   });
 
+  it('warns when a failure depends on Go map iteration order', () => {
+    const result = evaluatePreservation([{ aliasLabelName: 'first', jsonPath: '{.nodeSummary.*[0]}' }], workflowStatus);
+    expect(result.errors).toHaveLength(1);
+    expect(result.warnings.map((w) => w.message)).toContain(
+      'the template walks a map with several entries; Go iterates maps in random order, so Karmada may fail on another entry, or not at all',
+    );
+  });
+
   it('keeps an alias named __proto__ as a plain key', () => {
     const result = evaluatePreservation([{ aliasLabelName: '__proto__', jsonPath: '{.updateRevision}' }], cloneSetStatus);
     expect(Object.keys(result.labels)).toEqual(['__proto__']);
