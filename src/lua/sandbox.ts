@@ -429,7 +429,7 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
  * functions in the globals table itself, so a script that assigns to a global named like one (Karmada's
  * FlinkDeployment script uses `error` as a variable) and later assigns nil removes it, and `pairs(_G)`
  * lists every library; an environment inheriting through `__index` would bring the built-in back instead.
- * The entries are appended to fengari's table object directly (~45 of them; through the API each would
+ * The entries are appended to fengari's table object directly (36 of them; through the API each would
  * be two pushes and a rawset), with keys and values as new TValues: fengari marks a deleted key's
  * TValue dead in place, so the copy must not share them with `base`.
  */
