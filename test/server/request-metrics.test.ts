@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { DURATION_BUCKETS, RequestMetrics } from '../../src/server/request-metrics.js';
 
@@ -13,6 +13,13 @@ function promClientPair(registry: Registry) {
     counter.inc({ kind, operation, source, code });
     histogram.observe({ kind, operation, source }, seconds);
   };
+}
+
+/** A registry that exposes OpenMetrics (prom-client's types tie a registry to one content type). */
+function openMetricsRegistry(): Registry {
+  const registry = new Registry<OpenMetricsContentType>();
+  registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+  return registry as unknown as Registry;
 }
 
 /** Durations on, just under and just over every bound, plus beyond the last one. */
@@ -49,15 +56,17 @@ describe('RequestMetrics', () => {
   });
 
   it('exposes the same OpenMetrics text', async () => {
-    const ours = new Registry(Registry.OPENMETRICS_CONTENT_TYPE);
-    const theirs = new Registry(Registry.OPENMETRICS_CONTENT_TYPE);
+    const ours = openMetricsRegistry();
+    const theirs = openMetricsRegistry();
     const metrics = new RequestMetrics(ours, NAMES, HELP);
     const reference = promClientPair(theirs);
     for (const [kind, operation, source, code, seconds] of observations().slice(0, 9)) {
       metrics.observe(kind, operation, source, code, seconds);
       reference(kind, operation, source, code, seconds);
     }
-    expect(await ours.metrics()).toBe(await theirs.metrics());
+    const text = await ours.metrics();
+    expect(text).toBe(await theirs.metrics());
+    expect(text).toMatch(/# EOF\n$/);
   });
 
   it('escapes label values as prom-client does', async () => {
