@@ -39,6 +39,10 @@ export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 // the client is about to reuse for a POST (which it would not retry).
 export const KEEP_ALIVE_TIMEOUT_MS = 95_000;
 
+// Karmada gives a webhook call at most 30 s (timeoutSeconds); a request still arriving after twice that
+// has no caller left.
+export const REQUEST_TIMEOUT_MS = 60_000;
+
 export function buildApp(options: AppOptions): FastifyInstance {
   const { registry, logger } = options;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -63,6 +67,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       https: options.https,
       bodyLimit,
       keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
       endpoint,
       logger,
       closing: () => closing,

@@ -15,6 +15,12 @@ export interface InterpretServerOptions {
   https: { cert: string; key: string } | null | undefined;
   bodyLimit: number;
   keepAliveTimeoutMs: number;
+  /**
+   * Longest time to receive one whole request (headers and body) before node answers 408 and closes the
+   * connection; checked every connectionsCheckingIntervalMs (node's default: 30 s).
+   */
+  requestTimeoutMs: number;
+  connectionsCheckingIntervalMs?: number;
   endpoint: InterpretEndpoint;
   logger: Logger;
   /** fastify is closing: let it answer (503 with Connection: close). */
@@ -71,12 +77,18 @@ export function interpretServerFactory(options: InterpretServerOptions): (fastif
       if (request.method === 'POST' && isInterpretPath(request.url) && !options.closing()) answer(request, response);
       else fastifyHandler(request, response);
     };
+    // A request must arrive whole within requestTimeoutMs (fastify's own servers have no limit): a client
+    // that stops halfway through a body would otherwise hold its connection and buffer for ever. The time
+    // we take to answer does not count.
+    const timeouts = {
+      requestTimeout: options.requestTimeoutMs,
+      headersTimeout: options.requestTimeoutMs,
+      keepAliveTimeout: options.keepAliveTimeoutMs,
+      ...(options.connectionsCheckingIntervalMs ? { connectionsCheckingInterval: options.connectionsCheckingIntervalMs } : {}),
+    };
     const server: Server = options.https
-      ? createHttpsServer({ cert: options.https.cert, key: options.https.key, minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'] }, handler)
-      : createHttpServer(handler);
-    // What fastify sets on servers it creates itself.
-    server.keepAliveTimeout = options.keepAliveTimeoutMs;
-    server.requestTimeout = 0;
+      ? createHttpsServer({ cert: options.https.cert, key: options.https.key, minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'], ...timeouts }, handler)
+      : createHttpServer(timeouts, handler);
     return server;
   };
 }

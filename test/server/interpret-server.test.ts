@@ -4,6 +4,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -103,6 +104,7 @@ describe('shutdown', () => {
       https: null,
       bodyLimit: 1024,
       keepAliveTimeoutMs: 1000,
+      requestTimeoutMs: 60_000,
       endpoint: async () => '{"answered":"fast path"}',
       logger: silentLogger,
       closing: () => closing,
@@ -126,6 +128,61 @@ describe('shutdown', () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('request timeout', () => {
+  /** An HTTP request over a raw socket: `head` sent at once, then nothing more; resolves with what came back when the server closes. */
+  function stalledRequest(port: number, head: string): Promise<{ text: string; afterMs: number }> {
+    const started = Date.now();
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(head));
+      let text = '';
+      socket.on('data', (chunk) => (text += String(chunk)));
+      socket.on('close', () => resolve({ text, afterMs: Date.now() - started }));
+      socket.on('error', reject);
+    });
+  }
+
+  it('closes a connection whose request body stops arriving, with 408, while answers that take long are not cut', async () => {
+    const slowAnswerMs = 900;
+    const factory = interpretServerFactory({
+      https: null,
+      bodyLimit: 1 << 20,
+      keepAliveTimeoutMs: 5000,
+      requestTimeoutMs: 300,
+      connectionsCheckingIntervalMs: 50,
+      endpoint: async () => {
+        await new Promise((resolve) => setTimeout(resolve, slowAnswerMs));
+        return '{"answered":true}';
+      },
+      logger: silentLogger,
+      closing: () => false,
+      draining: () => false,
+    });
+    const server = factory((_request, response) => response.writeHead(404).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const head = 'POST /interpret HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"apiVersion":';
+      const [stalled, slow] = await Promise.all([
+        stalledRequest(port, head),
+        fetch(`http://127.0.0.1:${port}/interpret`, { method: 'POST', headers: JSON_TYPE, body: '{}' }).then(async (answer) => ({ status: answer.status, text: await answer.text() })),
+      ]);
+      expect(stalled.text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(stalled.afterMs).toBeLessThan(slowAnswerMs + 5000);
+      expect(slow).toEqual({ status: 200, text: '{"answered":true}' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('is a minute for the server buildApp makes, above any timeout Karmada can set (30 s)', () => {
+    const app = testApp();
+    expect(app.server.requestTimeout).toBe(60_000);
+    expect(app.server.headersTimeout).toBe(60_000);
+    expect(app.server.keepAliveTimeout).toBe(95_000);
   });
 });
 
