@@ -84,6 +84,7 @@ export function sniffUid(body: Buffer | string | undefined): string {
 }
 
 function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === 'application/json') return true; // what Karmada sends: no split, trim and lowercase
   if (!contentType) return false;
   return contentType.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
