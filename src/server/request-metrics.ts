@@ -39,7 +39,6 @@ interface ExposedMetric {
   help: string;
   type: 'counter' | 'histogram';
   aggregator: 'sum';
-  collect?: undefined;
   get(): Promise<{ name: string; help: string; type: string; values: MetricValue[]; aggregator: 'sum' }>;
   getForPromString?(): Promise<{ name: string; help: string; type: string; values: MetricValue[]; aggregator: 'sum' }>;
   reset(): void;
