@@ -1,5 +1,6 @@
 // The request a piece of interpreter code is running for, without threading it through every call:
-// Lua `print` output is logged with the uid of the request whose script printed it.
+// Lua `print` output is logged with the uid of the request whose script printed it, and a Lua call
+// still queued when its request's deadline has passed is not run.
 //
 // Only valid during the synchronous part of `runWithRequestContext`'s callback: code that continues
 // asynchronously (the Lua runtime waits for its turn) captures it at its synchronous entry. We do not
@@ -9,6 +10,8 @@
 export interface RequestContext {
   uid: string;
   log?: { debug(obj: object, msg: string): void };
+  /** performance.now() when the caller's answer is due; past it the exchange answers 504 and work for it is wasted. */
+  deadline?: number;
 }
 
 let current: RequestContext | undefined;

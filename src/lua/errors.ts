@@ -8,8 +8,10 @@ export class LuaScriptError extends Error {
   readonly luaMessage: string;
   /** The call ran past its deadline. */
   readonly timeout: boolean;
+  /** The call never ran: its request's deadline passed while it waited for its turn. */
+  readonly abandoned: boolean;
 
-  constructor(luaMessage: string, details: { functionName?: string; line?: number; timeout?: boolean } = {}) {
+  constructor(luaMessage: string, details: { functionName?: string; line?: number; timeout?: boolean; abandoned?: boolean } = {}) {
     const where = [details.functionName, details.line !== undefined ? `line ${details.line}` : undefined].filter(Boolean).join(' ');
     super(where ? `${where}: ${luaMessage}` : luaMessage);
     this.name = 'LuaScriptError';
@@ -17,6 +19,7 @@ export class LuaScriptError extends Error {
     this.line = details.line;
     this.luaMessage = luaMessage;
     this.timeout = details.timeout ?? false;
+    this.abandoned = details.abandoned ?? false;
   }
 
   /** Splits a Lua error message "<string>:12: message" (chunk name as Karmada's DoString sets it). */

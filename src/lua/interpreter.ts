@@ -18,6 +18,8 @@ import { compareStrings } from './merge.js';
 export interface LuaCallOptions {
   timeoutMs?: number;
   onPrint?: (line: string) => void;
+  /** performance.now() after which the call is not run any more if it is still waiting for its turn. */
+  notAfter?: number;
 }
 
 /**
@@ -69,10 +71,11 @@ export function createLuaInterpreter(
   const call = async <T>(source: ScriptSource, functionName: string, run: (o: LuaCallOptions) => Promise<T>) => {
     const onPrint = options.onPrint;
     // Taken now, while the caller's request context is current: the script runs on a later turn.
-    const context = onPrint && currentRequestContext();
+    const context = currentRequestContext();
     const callOptions: LuaCallOptions = {
       timeoutMs: options.timeoutMs,
       onPrint: onPrint && ((line) => onPrint(line, { customization: source.customization, functionName }, context)),
+      notAfter: context?.deadline,
     };
     try {
       return await run(callOptions);
@@ -155,6 +158,7 @@ interface LuaScriptErrorShape {
   line?: number;
   luaMessage: string;
   timeout: boolean;
+  abandoned?: boolean;
 }
 
 function isLuaScriptError(err: unknown): err is Error & LuaScriptErrorShape {
@@ -168,6 +172,8 @@ function isLuaScriptError(err: unknown): err is Error & LuaScriptErrorShape {
  */
 export function toInterpreterError(err: unknown, customization: string, functionName: string): unknown {
   if (isLuaScriptError(err)) {
+    // The exchange has answered 504 already (the request's deadline passed); say the same.
+    if (err.abandoned) return new InterpreterError(504, `customization ${customization}: ${err.functionName ?? functionName}: ${err.luaMessage}`, 'timeout');
     const where = err.line !== undefined && err.line > 0 ? `line ${err.line}: ` : '';
     const what = err.timeout ? `timeout: ${err.luaMessage}` : err.luaMessage;
     return new InterpreterError(500, `customization ${customization}: ${err.functionName ?? functionName}: ${where}${what}`, err.timeout ? 'timeout' : undefined);

@@ -22,6 +22,12 @@ export { LuaScriptError } from './errors.js';
 export interface LuaCallOptions {
   timeoutMs?: number;
   onPrint?: (line: string) => void;
+  /**
+   * performance.now() after which nobody waits for the answer (the request's deadline, when the server
+   * has already answered 504): a call still waiting for its turn then is not run. Under a burst beyond
+   * what the scripts can serve, the queue would otherwise keep running work for callers long gone.
+   */
+  notAfter?: number;
 }
 
 export interface LuaRuntimeOptions {
@@ -232,9 +238,15 @@ export class LuaRuntime {
     options: LuaCallOptions | undefined,
     convert: (L: any, firstResult: number, functionName: string) => T,
   ): Promise<T> {
+    const queuedAt = performance.now();
     const endTurn = await this.waitTurn();
     let state: LuaState | undefined;
     try {
+      const now = performance.now();
+      if (options?.notAfter !== undefined && now >= options.notAfter) {
+        const waited = Math.round(now - queuedAt);
+        throw new LuaScriptError(`not run: the request's deadline passed while the call waited ${waited} ms for its turn`, { functionName, timeout: true, abandoned: true });
+      }
       state = this.acquire();
       let chunkRef: number;
       try {

@@ -34,7 +34,7 @@ export function createInterpretEndpoint(options: InterpretEndpointOptions): Inte
   const run = (raw: RawInterpretRequest, limitMs: number, log: Logger): Promise<Exchange> => {
     let work: Promise<Exchange>;
     try {
-      work = runWithRequestContext(new CallContext(raw.body, log), () => handleExchange(registry, raw));
+      work = runWithRequestContext(new CallContext(raw.body, log, performance.now() + limitMs), () => handleExchange(registry, raw));
     } catch (error) {
       work = Promise.reject(error);
     }
@@ -83,12 +83,13 @@ export function createInterpretEndpoint(options: InterpretEndpointOptions): Inte
   }
 }
 
-/** The request context Lua `print` reads; the uid is looked up only if a script prints. */
+/** The request context Lua calls read: the uid (looked up only if a script prints) and the deadline. */
 class CallContext implements RequestContext {
   private sniffed: string | undefined;
   constructor(
     private readonly body: Buffer | string | undefined,
     readonly log: Logger,
+    readonly deadline: number,
   ) {}
 
   get uid(): string {
