@@ -14,7 +14,7 @@ export function registerPreserveRoute(app: FastifyInstance, registry: Registry):
     if (body?.truncatedAt !== undefined) return reply.code(413).send({ error: `body exceeds the limit of ${body.truncatedAt} bytes` });
     let input: unknown;
     try {
-      input = JSON.parse(body?.body.toString('utf8') ?? '');
+      input = JSON.parse(body?.body ?? '');
     } catch (error) {
       return reply.code(400).send({ error: `body is not valid JSON: ${(error as Error).message}` });
     }
