@@ -15,6 +15,7 @@ export interface ServeConfig {
   customizations: string[];
   logLevel: string;
   bodyLimit: number;
+  inflightBodyLimit: number;
   luaTimeoutMs: number;
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
@@ -57,6 +58,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: 'customizations', env: 'KARMADA_INTERPRETER_CUSTOMIZATIONS', multiple: true, help: 'directory of ResourceInterpreterCustomization files (repeatable, recursive, reloaded on change)' },
   { flag: 'log-level', env: 'KARMADA_INTERPRETER_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug (bodies) or trace' },
   { flag: 'body-limit', env: 'KARMADA_INTERPRETER_BODY_LIMIT', default: '8MiB', help: 'largest request body, e.g. 8MiB, 512KiB, 1000000' },
+  { flag: 'inflight-body-limit', env: 'KARMADA_INTERPRETER_INFLIGHT_BODY_LIMIT', default: '32MiB', help: 'request bytes held at once across interpreter calls; calls beyond it wait, unread (one always runs)' },
   { flag: 'lua-timeout', env: 'KARMADA_INTERPRETER_LUA_TIMEOUT', default: '1s', help: 'time limit of one Lua call (Karmada uses 1s)' },
   { flag: 'shutdown-delay', env: 'KARMADA_INTERPRETER_SHUTDOWN_DELAY', default: '0s', help: 'on SIGTERM, keep serving (unready) this long so endpoints drop us first' },
   { flag: 'shutdown-timeout', env: 'KARMADA_INTERPRETER_SHUTDOWN_TIMEOUT', default: '20s', help: 'on SIGTERM, longest wait for in-flight requests' },
@@ -145,6 +147,7 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
     customizations: list('customizations'),
     logLevel,
     bodyLimit: parseSize(str('body-limit')!, 'body-limit'),
+    inflightBodyLimit: parseSize(str('inflight-body-limit')!, 'inflight-body-limit'),
     luaTimeoutMs: parseDuration(str('lua-timeout')!, 'lua-timeout'),
     shutdownDelayMs: parseDuration(str('shutdown-delay')!, 'shutdown-delay'),
     shutdownTimeoutMs: parseDuration(str('shutdown-timeout')!, 'shutdown-timeout'),

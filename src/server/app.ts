@@ -9,6 +9,7 @@ import { sniffUid, type Exchange } from '../protocol/exchange.js';
 import { failure } from '../protocol/wire.js';
 import type { Registry } from '../interpreter/registry.js';
 import { readLimitedBody, type LimitedBody } from './body.js';
+import { BodyBudget } from './body-budget.js';
 import { createInterpretEndpoint } from './interpret-endpoint.js';
 import { interpretServerFactory } from './interpret-server.js';
 import { Metrics } from './metrics.js';
@@ -20,6 +21,11 @@ export interface AppOptions {
   logger: Logger;
   /** Largest accepted request body in bytes (default 8 MiB: AggregateStatus grows with member clusters). */
   bodyLimit?: number;
+  /**
+   * Request bytes held at once across /interpret calls (default 32 MiB); calls beyond it wait their
+   * turn, unread. One call is always let through.
+   */
+  inflightBodyLimit?: number;
   metrics?: Metrics;
   readiness?: Readiness;
   /** Upper bound for one answer when Karmada's ?timeout= allows more (default 25 s). */
@@ -35,6 +41,9 @@ export interface AppOptions {
 
 export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 
+// Four bodies of the largest default size at once; thousands of usual ones (2-40 KiB).
+export const DEFAULT_INFLIGHT_BODY_LIMIT = 32 * 1024 * 1024;
+
 // Above Go's default idle timeout (90 s) used by Karmada's client, so we never close a connection
 // the client is about to reuse for a POST (which it would not retry).
 export const KEEP_ALIVE_TIMEOUT_MS = 95_000;
@@ -49,6 +58,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const metrics = options.metrics ?? new Metrics();
   const readiness = options.readiness ?? new Readiness();
   const maxAnswerMs = options.maxAnswerMs ?? 25_000;
+  const bodyBudget = new BodyBudget(options.inflightBodyLimit ?? DEFAULT_INFLIGHT_BODY_LIMIT);
+  metrics.watchBodyBudget(bodyBudget);
 
   const endpoint = createInterpretEndpoint({ registry, metrics, maxAnswerMs, onExchange: options.onExchange });
   const draining = options.draining ?? (() => false);
@@ -66,6 +77,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     serverFactory: interpretServerFactory({
       https: options.https,
       bodyLimit,
+      bodyBudget,
       keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
       endpoint,

@@ -9,11 +9,14 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Logger } from 'pino';
 import { failure } from '../protocol/wire.js';
 import { readLimitedBody } from './body.js';
+import type { BodyBudget } from './body-budget.js';
 import type { InterpretEndpoint } from './interpret-endpoint.js';
 
 export interface InterpretServerOptions {
   https: { cert: string; key: string } | null | undefined;
   bodyLimit: number;
+  /** Request bytes held at once across /interpret calls; calls beyond it wait their turn, unread. */
+  bodyBudget: BodyBudget;
   keepAliveTimeoutMs: number;
   /**
    * Longest time to receive one whole request (headers and body) before node answers 408 and closes the
@@ -46,9 +49,15 @@ function timeoutQuery(url: string): string | undefined {
   return new URLSearchParams(url.slice(start + 1)).get('timeout') ?? undefined;
 }
 
+/** What a call reserves from the body budget: its declared length (at most the limit), else the limit. */
+export function reservedBytes(request: IncomingMessage, bodyLimit: number): number {
+  const declared = Number(request.headers['content-length']);
+  return Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, bodyLimit) : bodyLimit;
+}
+
 /** A fastify `serverFactory`: our server, with fastify's handler for everything but /interpret. */
 export function interpretServerFactory(options: InterpretServerOptions): (fastifyHandler: Handler) => Server {
-  const { bodyLimit, endpoint, logger } = options;
+  const { bodyLimit, bodyBudget, endpoint, logger } = options;
 
   const send = (response: ServerResponse, body: string) => {
     if (response.destroyed || response.writableEnded) return;
@@ -58,11 +67,11 @@ export function interpretServerFactory(options: InterpretServerOptions): (fastif
     response.end(body);
   };
 
-  const answer = (request: IncomingMessage, response: ServerResponse) => {
+  const work = (request: IncomingMessage, response: ServerResponse, arrivedAt: number) => {
     const contentType = request.headers['content-type'];
     readLimitedBody(request, bodyLimit)
       .then(
-        (read) => endpoint({ body: read.body, contentType, truncatedAt: read.truncatedAt }, timeoutQuery(request.url!), logger),
+        (read) => endpoint({ body: read.body, contentType, truncatedAt: read.truncatedAt }, timeoutQuery(request.url!), logger, performance.now() - arrivedAt),
         (error: Error) => {
           // e.g. a broken chunked encoding; the answer is the same envelope fastify's error handler gives.
           logger.warn({ err: error, uid: '' }, 'interpreter request failed before dispatch');
@@ -70,6 +79,13 @@ export function interpretServerFactory(options: InterpretServerOptions): (fastif
         },
       )
       .then((body) => send(response, body));
+  };
+
+  const answer = (request: IncomingMessage, response: ServerResponse) => {
+    const arrivedAt = performance.now();
+    // The response closes when it is sent or its connection drops, waiting or not: either way the call
+    // holds nothing more.
+    response.once('close', bodyBudget.admit(reservedBytes(request, bodyLimit), () => work(request, response, arrivedAt)));
   };
 
   return (fastifyHandler) => {

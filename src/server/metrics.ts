@@ -3,6 +3,7 @@
 // "other", so a caller cannot grow the series without limit.
 import { Counter, Gauge, Registry as PromRegistry, collectDefaultMetrics } from 'prom-client';
 import { OPERATIONS } from '../interpreter/types.js';
+import type { BodyBudget } from './body-budget.js';
 import { RequestMetrics } from './request-metrics.js';
 
 export const METRIC_PREFIX = 'karmada_interpreter_';
@@ -25,6 +26,19 @@ export class Metrics {
     help: 'Interpreter requests being processed.',
     registers: [this.registry],
     collect: (): void => this.inFlightGauge.set(this.inFlight),
+  });
+  private bodyBudget: BodyBudget | undefined;
+  private readonly bodyBytesGauge: Gauge = new Gauge({
+    name: `${METRIC_PREFIX}request_body_bytes_in_flight`,
+    help: 'Request bytes reserved by interpreter calls being read or worked on (bounded by --inflight-body-limit).',
+    registers: [this.registry],
+    collect: (): void => this.bodyBytesGauge.set(this.bodyBudget?.bytesInUse ?? 0),
+  });
+  private readonly bodyWaitingGauge: Gauge = new Gauge({
+    name: `${METRIC_PREFIX}requests_waiting_for_body_budget`,
+    help: 'Interpreter calls waiting, unread, for room under --inflight-body-limit.',
+    registers: [this.registry],
+    collect: (): void => this.bodyWaitingGauge.set(this.bodyBudget?.waiting ?? 0),
   });
   readonly luaTimeouts = new Counter({
     name: `${METRIC_PREFIX}lua_timeouts_total`,
@@ -51,6 +65,11 @@ export class Metrics {
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Reports this budget's use in the two body-budget gauges (read at scrape time). */
+  watchBodyBudget(budget: BodyBudget): void {
+    this.bodyBudget = budget;
   }
 
   /** Bounded label values for one request. */

@@ -83,7 +83,7 @@ export async function startServing(config: ServeConfig, certificate: Promise<Ser
   const onExchange = recorder ? recorder.record.bind(recorder) : undefined;
   // Set on SIGTERM: from then on every answer carries Connection: close (see buildApp).
   let draining = false;
-  const app = buildApp({ registry: loaded.registry, logger, metrics, readiness, bodyLimit: config.bodyLimit, https: pair, onExchange, draining: () => draining });
+  const app = buildApp({ registry: loaded.registry, logger, metrics, readiness, bodyLimit: config.bodyLimit, inflightBodyLimit: config.inflightBodyLimit, https: pair, onExchange, draining: () => draining });
   const watcher = new CertificateWatcher(certFile, keyFile, pair, {
     onReload(next) {
       (app.server as import('node:https').Server).setSecureContext({ cert: next.cert, key: next.key, minVersion: 'TLSv1.2' });

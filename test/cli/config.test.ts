@@ -4,7 +4,7 @@ import { ConfigError, parseDuration, parseSize, serveConfig } from '../../src/co
 describe('serve configuration', () => {
   it('has working defaults', () => {
     const c = serveConfig([], {});
-    expect(c).toMatchObject({ port: 8443, host: '0.0.0.0', logLevel: 'info', bodyLimit: 8 * 1024 * 1024, luaTimeoutMs: 1000, tlsSans: [], customizations: [] });
+    expect(c).toMatchObject({ port: 8443, host: '0.0.0.0', logLevel: 'info', bodyLimit: 8 * 1024 * 1024, inflightBodyLimit: 32 * 1024 * 1024, luaTimeoutMs: 1000, tlsSans: [], customizations: [] });
     expect(c.certDir).toBeUndefined();
   });
 

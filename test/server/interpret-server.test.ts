@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/interpreter/setup.js';
 import { buildApp } from '../../src/server/app.js';
+import { BodyBudget } from '../../src/server/body-budget.js';
 import { interpretServerFactory, isInterpretPath } from '../../src/server/interpret-server.js';
 import { closeListening, sendHttp, silentLogger, testApp, testRegistry } from '../support/app.js';
 import { karmadaRequest, workloadObject } from '../support/workload-module.js';
@@ -103,6 +104,7 @@ describe('shutdown', () => {
     const factory = interpretServerFactory({
       https: null,
       bodyLimit: 1024,
+      bodyBudget: new BodyBudget(1 << 20),
       keepAliveTimeoutMs: 1000,
       requestTimeoutMs: 60_000,
       endpoint: async () => '{"answered":"fast path"}',
@@ -149,6 +151,7 @@ describe('request timeout', () => {
     const factory = interpretServerFactory({
       https: null,
       bodyLimit: 1 << 20,
+      bodyBudget: new BodyBudget(1 << 20),
       keepAliveTimeoutMs: 5000,
       requestTimeoutMs: 300,
       connectionsCheckingIntervalMs: 50,
@@ -262,5 +265,55 @@ spec:
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('body budget', () => {
+  /** A POST /interpret over a raw socket with `Connection: close`; `sent` bytes of the body go now, the rest on finish(). */
+  function rawCall(port: number, body: string, sent = body.length) {
+    const head = `POST /interpret?timeout=10s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+    const socket = connect(port, '127.0.0.1', () => socket.write(head + body.slice(0, sent)));
+    let text = '';
+    socket.on('data', (chunk) => (text += String(chunk)));
+    const answer = new Promise<string>((resolve, reject) => {
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    return { answer, finish: () => socket.write(body.slice(sent)), abandon: () => socket.destroy(), answered: () => text.length > 0 };
+  }
+
+  const envelopeOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { response: { uid: string; successful: boolean } };
+  const gauge = async (app: ReturnType<typeof testApp>, name: string) => Number(new RegExp(`^karmada_interpreter_${name} (\\S+)$`, 'm').exec((await app.inject('/metrics')).body)?.[1]);
+  const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('a call that does not fit waits unread until the one before it is answered, and a call whose client left never runs', async () => {
+    const body = JSON.stringify(karmadaRequest('InterpretHealth', workloadObject()));
+    const size = Buffer.byteLength(body);
+    // Room for one such body, not two.
+    const app = testApp({ inflightBodyLimit: size + size / 2 });
+    await sendHttp(app, { method: 'GET', url: '/healthz' });
+    const { port } = app.server.address() as AddressInfo;
+
+    const first = rawCall(port, body, 10);
+    await settle(100);
+    const second = rawCall(port, body);
+    const leaving = rawCall(port, body);
+    await settle(200);
+    expect([first.answered(), second.answered(), leaving.answered()]).toEqual([false, false, false]);
+    expect(await gauge(app, 'request_body_bytes_in_flight')).toBe(size);
+    expect(await gauge(app, 'requests_waiting_for_body_budget')).toBe(2);
+
+    leaving.abandon();
+    await settle(100);
+    expect(await gauge(app, 'requests_waiting_for_body_budget')).toBe(1);
+
+    first.finish();
+    const answers = await Promise.all([first.answer, second.answer]);
+    for (const text of answers) expect(envelopeOf(text).response).toMatchObject({ successful: true });
+    await settle(50);
+    expect(await gauge(app, 'request_body_bytes_in_flight')).toBe(0);
+    expect(await gauge(app, 'requests_waiting_for_body_budget')).toBe(0);
+    const after = await sendHttp(app, { url: '/interpret', headers: JSON_TYPE, body });
+    expect(envelopeOf(`\r\n\r\n${after.body}`).response.successful).toBe(true);
   });
 });
