@@ -11,7 +11,7 @@ import type { Registry } from '../interpreter/registry.js';
 import { readLimitedBody, type LimitedBody } from './body.js';
 import { BodyBudget } from './body-budget.js';
 import { createInterpretEndpoint } from './interpret-endpoint.js';
-import { interpretServerFactory } from './interpret-server.js';
+import { interpretServerFactory, reservedBytes } from './interpret-server.js';
 import { Metrics } from './metrics.js';
 import { registerPreserveRoute } from './preserve-route.js';
 import { Readiness } from './readiness.js';
@@ -89,6 +89,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
   app.addHook('preClose', async () => {
     closing = true;
+  });
+  // Bodies fastify reads (/preserve; /interpret through inject()) are held to the same budget as the
+  // /interpret fast path: the request goes on to its body parser once it fits.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return done();
+    reply.raw.once('close', bodyBudget.admit(reservedBytes(request.raw, bodyLimit), () => done()));
   });
   // While draining, every response asks the client to reconnect (Connection: close), so Karmada's
   // keep-alive connections move to other replicas instead of being cut when we close. (onSend, not

@@ -270,8 +270,8 @@ spec:
 
 describe('body budget', () => {
   /** A POST /interpret over a raw socket with `Connection: close`; `sent` bytes of the body go now, the rest on finish(). */
-  function rawCall(port: number, body: string, sent = body.length) {
-    const head = `POST /interpret?timeout=10s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+  function rawCall(port: number, body: string, sent = body.length, path = '/interpret?timeout=10s') {
+    const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
     const socket = connect(port, '127.0.0.1', () => socket.write(head + body.slice(0, sent)));
     let text = '';
     socket.on('data', (chunk) => (text += String(chunk)));
@@ -315,5 +315,24 @@ describe('body budget', () => {
     expect(await gauge(app, 'requests_waiting_for_body_budget')).toBe(0);
     const after = await sendHttp(app, { url: '/interpret', headers: JSON_TYPE, body });
     expect(envelopeOf(`\r\n\r\n${after.body}`).response.successful).toBe(true);
+  });
+
+  it('bodies fastify reads (/preserve) wait for the same budget, and GET /metrics does not', async () => {
+    const body = JSON.stringify(karmadaRequest('InterpretHealth', workloadObject()));
+    const app = testApp({ inflightBodyLimit: Buffer.byteLength(body) });
+    await sendHttp(app, { method: 'GET', url: '/healthz' });
+    const { port } = app.server.address() as AddressInfo;
+    const first = rawCall(port, body, 10);
+    await settle(100);
+    const preview = rawCall(port, JSON.stringify({ rules: [], observedObject: workloadObject() }), undefined, '/preserve');
+    await settle(200);
+    expect(preview.answered()).toBe(false);
+    expect(await gauge(app, 'requests_waiting_for_body_budget')).toBe(1);
+    first.finish();
+    expect(envelopeOf(await first.answer).response.successful).toBe(true);
+    const previewText = await preview.answer;
+    expect(previewText).toMatch(/^HTTP\/1\.1 200 /);
+    expect(JSON.parse(previewText.slice(previewText.indexOf('\r\n\r\n') + 4))).toEqual({ labels: {}, errors: [], warnings: [] });
+    expect(await gauge(app, 'request_body_bytes_in_flight')).toBe(0);
   });
 });
