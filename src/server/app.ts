@@ -94,7 +94,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // /interpret fast path: the request goes on to its body parser once it fits.
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method === 'GET' || request.method === 'HEAD') return done();
-    reply.raw.once('close', bodyBudget.admit(reservedBytes(request.raw, bodyLimit), () => done()));
+    const bytes = reservedBytes(request.raw, bodyLimit);
+    if (bodyBudget.take(bytes)) {
+      reply.raw.once('close', () => bodyBudget.give(bytes));
+      return done();
+    }
+    const cancel = bodyBudget.wait(bytes, () => done());
+    reply.raw.once('close', () => {
+      if (!cancel()) bodyBudget.give(bytes);
+    });
   });
   // While draining, every response asks the client to reconnect (Connection: close), so Karmada's
   // keep-alive connections move to other replicas instead of being cut when we close. (onSend, not

@@ -9,6 +9,11 @@
 // AggregateStatus bodies took the server to 490 MB, at the 512 MiB limit of manifests/deployment.yaml.
 // No library does this for node's request event (rate limiters count requests, not bytes), and it is
 // a queue with a counter.
+//
+// The common case (room now) is take() and give() with no closure over the request: an API that
+// wrapped every call's start in closures (admit(bytes, start) returning a release) made V8 keep each
+// request's objects through two young-generation collections, promoting ~1.2 MB per scavenge instead
+// of ~35 KB, and the Lua server's peak RSS in the 50-cluster pass went from ~113 to ~185 MB.
 
 interface Waiting {
   bytes: number;
@@ -31,39 +36,42 @@ export class BodyBudget {
     return this.queue.length;
   }
 
+  /** Reserves `bytes` if nothing waits and they fit (or nothing is in use); false when the call must wait(). */
+  take(bytes: number): boolean {
+    if (this.queue.length > 0 || !this.fits(bytes)) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  /** Gives back bytes a call reserved (by take(), or by wait() when it started); starts waiting calls that now fit. */
+  give(bytes: number): void {
+    this.used -= bytes;
+    while (this.queue.length > 0 && this.fits(this.queue[0]!.bytes)) {
+      const next = this.queue.shift()!;
+      this.used += next.bytes;
+      next.start();
+    }
+  }
+
   /**
-   * Runs `start` once `bytes` fit (now, when nothing waits before it and they fit or nothing is in use).
-   * Returns the release: it gives the bytes back, or drops the call from the queue if it has not
-   * started; calling it again does nothing.
+   * Queues a call that take() refused: `start` runs, with its bytes reserved, once they fit and the
+   * calls before it have started. Returns the cancel for a caller that goes away: true if the call was
+   * still waiting (it is dropped and will not start), false if it had started (then give() its bytes).
    */
-  admit(bytes: number, start: () => void): () => void {
+  wait(bytes: number, start: () => void): () => boolean {
     const call: Waiting = { bytes, start };
-    let state: 'waiting' | 'started' | 'released' = 'waiting';
-    call.start = () => {
-      state = 'started';
-      start();
-    };
-    if (this.queue.length === 0 && this.fits(bytes)) this.begin(call);
-    else this.queue.push(call);
+    this.queue.push(call);
     return () => {
-      if (state === 'started') this.used -= bytes;
-      else if (state === 'waiting') this.queue.splice(this.queue.indexOf(call), 1);
-      else return;
-      state = 'released';
-      this.startWaiting();
+      const at = this.queue.indexOf(call);
+      if (at < 0) return false;
+      this.queue.splice(at, 1);
+      // The call at the head may have been what held the others back.
+      this.give(0);
+      return true;
     };
   }
 
   private fits(bytes: number): boolean {
     return this.used === 0 || this.used + bytes <= this.limitBytes;
-  }
-
-  private begin(call: Waiting): void {
-    this.used += call.bytes;
-    call.start();
-  }
-
-  private startWaiting(): void {
-    while (this.queue.length > 0 && this.fits(this.queue[0]!.bytes)) this.begin(this.queue.shift()!);
   }
 }

@@ -83,9 +83,19 @@ export function interpretServerFactory(options: InterpretServerOptions): (fastif
 
   const answer = (request: IncomingMessage, response: ServerResponse) => {
     const arrivedAt = performance.now();
-    // The response closes when it is sent or its connection drops, waiting or not: either way the call
-    // holds nothing more.
-    response.once('close', bodyBudget.admit(reservedBytes(request, bodyLimit), () => work(request, response, arrivedAt)));
+    const bytes = reservedBytes(request, bodyLimit);
+    if (!bodyBudget.take(bytes)) return waitForRoom(request, response, arrivedAt, bytes);
+    work(request, response, arrivedAt);
+    // Sent, or the connection dropped: either way the call holds nothing more.
+    response.once('close', () => bodyBudget.give(bytes));
+  };
+
+  // Kept apart from answer(): closures over the request there cost memory on every call (body-budget.ts).
+  const waitForRoom = (request: IncomingMessage, response: ServerResponse, arrivedAt: number, bytes: number) => {
+    const cancel = bodyBudget.wait(bytes, () => work(request, response, arrivedAt));
+    response.once('close', () => {
+      if (!cancel()) bodyBudget.give(bytes);
+    });
   };
 
   return (fastifyHandler) => {

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { BodyBudget } from '../../src/server/body-budget.js';
 
-/** Admits a call that records when it started; returns its release. */
+/** A call as the server makes one: recorded in `started` when it starts; returns what its response's close does. */
 function call(budget: BodyBudget, bytes: number, started: string[], name: string): () => void {
-  return budget.admit(bytes, () => started.push(name));
+  if (budget.take(bytes)) {
+    started.push(name);
+    return () => budget.give(bytes);
+  }
+  const cancel = budget.wait(bytes, () => started.push(name));
+  return () => {
+    if (!cancel()) budget.give(bytes);
+  };
 }
 
 describe('BodyBudget', () => {
@@ -56,13 +63,25 @@ describe('BodyBudget', () => {
     expect(budget.bytesInUse).toBe(10);
   });
 
-  it('releasing twice gives the bytes back once', () => {
+  it('cancel tells a call that had started (its bytes to give back) from one still waiting', () => {
     const budget = new BodyBudget(100);
+    const first = budget.take(100);
+    const cancel = budget.wait(10, () => undefined);
+    expect(first).toBe(true);
+    expect(cancel()).toBe(true);
+    expect(cancel()).toBe(false);
     const started: string[] = [];
-    const a = call(budget, 50, started, 'a');
-    call(budget, 50, started, 'b');
-    a();
-    a();
-    expect(budget.bytesInUse).toBe(50);
+    const later = budget.wait(10, () => started.push('later'));
+    budget.give(100);
+    expect(started).toEqual(['later']);
+    expect(later()).toBe(false);
+    expect(budget.bytesInUse).toBe(10);
+  });
+
+  it('a call that waits behind others is not taken ahead of them, even when it would fit', () => {
+    const budget = new BodyBudget(100);
+    expect(budget.take(90)).toBe(true);
+    budget.wait(50, () => undefined);
+    expect(budget.take(5)).toBe(false);
   });
 });
