@@ -1,8 +1,9 @@
-// Bounds the request bytes the server holds at once across /interpret calls. Each call reserves its
-// body's size (Content-Length, capped at the body limit; the body limit when the length is not
-// declared) from when it starts reading until its answer is sent or its connection closes; a call that
-// does not fit waits, unread, in arrival order, and the socket's flow control holds its sender. One
-// call is always let through, so a single body of any allowed size is served.
+// Bounds the request bytes the server holds at once across calls that send a body (/interpret on its
+// fast path, and what fastify reads: /preserve, inject()). Each call reserves its body's size
+// (Content-Length, capped at the body limit; the body limit when the length is not declared) from
+// when it starts reading until its answer is sent or its connection closes; a call that does not fit
+// waits, unread, in arrival order, and the socket's flow control holds its sender. One call is always
+// let through, so a single body of any allowed size is served.
 //
 // Why: a call holds several times its body while it is worked on (the bytes, the text, the parsed
 // object, copies), and nothing else bounds how many arrive together. 32 connections sending 7.5 MB
@@ -10,10 +11,19 @@
 // No library does this for node's request event (rate limiters count requests, not bytes), and it is
 // a queue with a counter.
 //
-// The common case (room now) is take() and give() with no closure over the request: an API that
-// wrapped every call's start in closures (admit(bytes, start) returning a release) made V8 keep each
-// request's objects through two young-generation collections, promoting ~1.2 MB per scavenge instead
-// of ~35 KB, and the Lua server's peak RSS in the 50-cluster pass went from ~113 to ~185 MB.
+// The common case (room now) is take() and give() with no closure over the request. Its first API,
+// admit(bytes, start) returning a release, wrapped every call's start in closures, and with it V8 went
+// into a mode where it promoted ~1.2 MB per scavenge instead of ~30 KB in every run of the 50-cluster
+// Lua pass (peak RSS ~185 MB against ~114 MB). That mode still shows in about one run in six with this
+// API, and in none of 18 runs of the builds before the budget (bench/README.md, "Memory").
+
+import type { IncomingMessage } from 'node:http';
+
+/** What a call reserves: its declared length (at most the body limit), else the body limit. */
+export function reservedBytes(request: IncomingMessage, bodyLimit: number): number {
+  const declared = Number(request.headers['content-length']);
+  return Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, bodyLimit) : bodyLimit;
+}
 
 interface Waiting {
   bytes: number;

@@ -20,12 +20,8 @@ export interface InterpretEndpointOptions {
   onExchange?: (exchange: Exchange, durationMs: number) => void;
 }
 
-/**
- * Answers one interpreter call: the response body to send with HTTP 200. Never rejects. `elapsedMs`
- * is how long the call already took before its body was handed over (waiting for room, reading),
- * which the caller's timeout has counted too.
- */
-export type InterpretEndpoint = (raw: RawInterpretRequest, timeoutQuery: string | undefined, log: Logger, elapsedMs?: number) => Promise<string>;
+/** Answers one interpreter call: the response body to send with HTTP 200. Never rejects. */
+export type InterpretEndpoint = (raw: RawInterpretRequest, timeoutQuery: string | undefined, log: Logger) => Promise<string>;
 
 export function createInterpretEndpoint(options: InterpretEndpointOptions): InterpretEndpoint {
   const { registry, metrics, maxAnswerMs, onExchange } = options;
@@ -35,23 +31,22 @@ export function createInterpretEndpoint(options: InterpretEndpointOptions): Inte
   // written first) made V8 keep ~2.5 MB per young-generation GC alive into the old generation at
   // 1,000 req/s, with 8-15 ms scavenges. The request's state now lives in a small object, and the
   // only closures are DeadlineWatch.race's, which do not reach the body.
-  const run = (raw: RawInterpretRequest, limitMs: number, elapsedMs: number, log: Logger): Promise<Exchange> => {
-    const remainingMs = Math.max(1, limitMs - elapsedMs);
+  const run = (raw: RawInterpretRequest, limitMs: number, log: Logger): Promise<Exchange> => {
     let work: Promise<Exchange>;
     try {
-      work = runWithRequestContext(new CallContext(raw.body, log, performance.now() + remainingMs), () => handleExchange(registry, raw));
+      work = runWithRequestContext(new CallContext(raw.body, log, performance.now() + limitMs), () => handleExchange(registry, raw));
     } catch (error) {
       work = Promise.reject(error);
     }
-    return deadlines.race(work.catch((error: unknown) => internalError(raw.body, error)), remainingMs, () => timeoutAnswer(raw.body, limitMs));
+    return deadlines.race(work.catch((error: unknown) => internalError(raw.body, error)), limitMs, () => timeoutAnswer(raw.body, limitMs));
   };
 
-  return async (raw, timeoutQuery, log, elapsedMs = 0) => {
+  return async (raw, timeoutQuery, log) => {
     const started = performance.now();
     metrics.inFlight++;
     let exchange: Exchange;
     try {
-      exchange = await run(raw, answerWithinMs(timeoutQuery, maxAnswerMs), elapsedMs, log);
+      exchange = await run(raw, answerWithinMs(timeoutQuery, maxAnswerMs), log);
     } finally {
       metrics.inFlight--;
     }

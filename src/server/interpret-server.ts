@@ -9,7 +9,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Logger } from 'pino';
 import { failure } from '../protocol/wire.js';
 import { readLimitedBody } from './body.js';
-import type { BodyBudget } from './body-budget.js';
+import { reservedBytes, type BodyBudget } from './body-budget.js';
 import type { InterpretEndpoint } from './interpret-endpoint.js';
 
 export interface InterpretServerOptions {
@@ -49,12 +49,6 @@ function timeoutQuery(url: string): string | undefined {
   return new URLSearchParams(url.slice(start + 1)).get('timeout') ?? undefined;
 }
 
-/** What a call reserves from the body budget: its declared length (at most the limit), else the limit. */
-export function reservedBytes(request: IncomingMessage, bodyLimit: number): number {
-  const declared = Number(request.headers['content-length']);
-  return Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, bodyLimit) : bodyLimit;
-}
-
 /** A fastify `serverFactory`: our server, with fastify's handler for everything but /interpret. */
 export function interpretServerFactory(options: InterpretServerOptions): (fastifyHandler: Handler) => Server {
   const { bodyLimit, bodyBudget, endpoint, logger } = options;
@@ -67,11 +61,11 @@ export function interpretServerFactory(options: InterpretServerOptions): (fastif
     response.end(body);
   };
 
-  const work = (request: IncomingMessage, response: ServerResponse, arrivedAt: number) => {
+  const work = (request: IncomingMessage, response: ServerResponse) => {
     const contentType = request.headers['content-type'];
     readLimitedBody(request, bodyLimit)
       .then(
-        (read) => endpoint({ body: read.body, contentType, truncatedAt: read.truncatedAt }, timeoutQuery(request.url!), logger, performance.now() - arrivedAt),
+        (read) => endpoint({ body: read.body, contentType, truncatedAt: read.truncatedAt }, timeoutQuery(request.url!), logger),
         (error: Error) => {
           // e.g. a broken chunked encoding; the answer is the same envelope fastify's error handler gives.
           logger.warn({ err: error, uid: '' }, 'interpreter request failed before dispatch');
@@ -82,17 +76,16 @@ export function interpretServerFactory(options: InterpretServerOptions): (fastif
   };
 
   const answer = (request: IncomingMessage, response: ServerResponse) => {
-    const arrivedAt = performance.now();
     const bytes = reservedBytes(request, bodyLimit);
-    if (!bodyBudget.take(bytes)) return waitForRoom(request, response, arrivedAt, bytes);
-    work(request, response, arrivedAt);
+    if (!bodyBudget.take(bytes)) return waitForRoom(request, response, bytes);
+    work(request, response);
     // Sent, or the connection dropped: either way the call holds nothing more.
     response.once('close', () => bodyBudget.give(bytes));
   };
 
   // Kept apart from answer(): closures over the request there cost memory on every call (body-budget.ts).
-  const waitForRoom = (request: IncomingMessage, response: ServerResponse, arrivedAt: number, bytes: number) => {
-    const cancel = bodyBudget.wait(bytes, () => work(request, response, arrivedAt));
+  const waitForRoom = (request: IncomingMessage, response: ServerResponse, bytes: number) => {
+    const cancel = bodyBudget.wait(bytes, () => work(request, response));
     response.once('close', () => {
       if (!cancel()) bodyBudget.give(bytes);
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BodyBudget } from '../../src/server/body-budget.js';
+import type { IncomingMessage } from 'node:http';
+import { BodyBudget, reservedBytes } from '../../src/server/body-budget.js';
 
 /** A call as the server makes one: recorded in `started` when it starts; returns what its response's close does. */
 function call(budget: BodyBudget, bytes: number, started: string[], name: string): () => void {
@@ -83,5 +84,19 @@ describe('BodyBudget', () => {
     expect(budget.take(90)).toBe(true);
     budget.wait(50, () => undefined);
     expect(budget.take(5)).toBe(false);
+  });
+});
+
+describe('reservedBytes', () => {
+  const withLength = (value: string | undefined) => ({ headers: value === undefined ? {} : { 'content-length': value } }) as IncomingMessage;
+
+  it.each([
+    ['a declared length', '5000', 5000],
+    ['an empty body', '0', 0],
+    ['a declared length over the body limit: the limit (the rest is drained, not kept)', '99999999', 65536],
+    ['no declared length (chunked): the limit', undefined, 65536],
+    ['a length that is not a number: the limit', 'abc', 65536],
+  ])('%s', (_name, value, expected) => {
+    expect(reservedBytes(withLength(value), 65536)).toBe(expected);
   });
 });
