@@ -5,8 +5,8 @@
 // The body is handed on as a string, and the chunks are let go as soon as it is decoded: a request
 // that waits for its turn (a Lua call queued behind others) would otherwise pin its socket chunks and
 // their concatenation as external memory until it is answered. Under saturation with 50-cluster
-// bodies that was ~20 MB of array buffers promoted into the old generation, most of the Lua server's
-// peak RSS growth (bench/README.md, "Memory").
+// bodies that was 17-41 MB of array buffers at the Lua server's peak, 0-3 MB now; at 200 connections
+// the garbage moves into the old generation instead and the peak stays (bench/README.md, "Memory").
 import type { IncomingMessage } from 'node:http';
 
 export interface LimitedBody {
