@@ -11,7 +11,6 @@ declare module 'autocannon' {
     pipelining?: number;
     duration?: number;
     amount?: number;
-    overallRate?: number;
     connectionRate?: number;
     timeout?: number;
     sampleInt?: number;

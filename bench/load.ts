@@ -1,5 +1,5 @@
 // Driving a server with autocannon over HTTPS keep-alive: a saturation pass (as fast as the server
-// answers with a fixed number of connections) and a fixed-rate pass (autocannon's overallRate).
+// answers with a fixed number of connections). Fixed-rate passes are paced.ts's.
 // Latencies are collected from autocannon's per-response events (hrtime, sub-millisecond) because its
 // own histogram has 1 ms resolution; throughput is completed requests / measured duration.
 import autocannon from 'autocannon';
@@ -7,8 +7,6 @@ import autocannon from 'autocannon';
 export interface LoadOptions {
   connections: number;
   durationSeconds: number;
-  /** Requests per second over all connections (fixed-rate pass); 0 = as fast as possible. */
-  overallRate?: number;
   /** The exact answer every request must get (our answers are HTTP 200 even when they fail). */
   expectBody?: string;
 }
@@ -39,7 +37,6 @@ export async function drive(port: number, path: string, body: string, options: L
     pipelining: 1,
     duration: options.durationSeconds,
     sampleInt: 250,
-    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     ...(options.expectBody ? { expectBody: options.expectBody } : {}),
   });
   let notOk = 0;

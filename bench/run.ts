@@ -17,7 +17,7 @@ import { drive, type LoadResult } from './load.js';
 import { paced } from './paced.js';
 import { compileOnceVersusEveryCall } from './lua-compile.js';
 import { peakRssBytes, sampled } from './process-stats.js';
-import { machine, markdown, type CaseRow, type Findings, type FixedRate, type Measured, type PacedRate } from './report.js';
+import { machine, markdown, type CaseRow, type Findings, type Measured, type PacedRate } from './report.js';
 import { post, startBaseline, startChildServer, startInProcessServer, type RunningServer } from './servers.js';
 import { serverLoopStalls, watchOwnLoop } from './stalls.js';
 import { measureStartup } from './startup.js';
@@ -36,19 +36,17 @@ const pathOf = (c: BenchCase) => `/interpret/${c.id}?timeout=10s`;
 const expected = new Map<string, string>();
 const expectedKey = (server: RunningServer, c: BenchCase) => `${server.name} ${c.id}`;
 
-async function measure(server: RunningServer, c: BenchCase, overallRate?: number): Promise<Measured> {
+async function measure(server: RunningServer, c: BenchCase): Promise<Measured> {
   const expectBody = expected.get(expectedKey(server, c));
-  if (!overallRate && warmupSeconds > 0) await drive(server.port, pathOf(c), c.body, { connections, durationSeconds: warmupSeconds, expectBody });
-  const run = await sampled(server.pids, () => drive(server.port, pathOf(c), c.body, { connections, durationSeconds, overallRate, expectBody }));
+  if (warmupSeconds > 0) await drive(server.port, pathOf(c), c.body, { connections, durationSeconds: warmupSeconds, expectBody });
+  const run = await sampled(server.pids, () => drive(server.port, pathOf(c), c.body, { connections, durationSeconds, expectBody }));
   if (run.result.failures > 0) throw new Error(`${server.name} ${c.id}: ${run.result.failures} failed requests`);
   return { ...run.result, peakRssMb: run.peakRss / MB, cpuCores: run.cpuCores, generatorCpuCores: run.generatorCpuCores };
 }
 
-/** Half the saturation rate, two ways: autocannon's overallRate (bursty) and evenly spaced requests. */
-async function halfRate(server: RunningServer, c: BenchCase, saturated: number): Promise<{ fixed: FixedRate; paced: PacedRate }> {
-  const rate = Math.max(1, Math.round(saturated / 2));
-  const fixed = { ...(await measure(server, c, rate)), rate };
-  return { fixed, paced: await evenlySpaced(server, c, rate) };
+/** Half the saturation rate, evenly spaced (paced.ts: autocannon's overallRate would send it in bursts). */
+async function halfRate(server: RunningServer, c: BenchCase, saturated: number): Promise<PacedRate> {
+  return evenlySpaced(server, c, Math.max(1, Math.round(saturated / 2)));
 }
 
 /** An evenly spaced pass, with the event-loop stalls of the server (when it has /metrics) and of the generator. */
@@ -128,17 +126,14 @@ async function main(): Promise<void> {
     for (const c of cloneSetCases) {
       const row = rows.find((r) => r.id === c.id)!;
       const half = await halfRate(ts, c, row.ours.requestsPerSecond);
-      row.fixedRate = half.fixed;
-      row.pacedRate = half.paced;
+      row.pacedRate = half;
       // The control: the bare baseline at the same evenly spaced rate on the same machine.
-      row.baselinePacedRate = await evenlySpaced(baseline, c, half.fixed.rate, false);
+      row.baselinePacedRate = await evenlySpaced(baseline, c, half.rate, false);
       log(
-        `${c.id.padEnd(58)} at ${half.fixed.rate}/s: autocannon ${fmt(half.fixed)} | evenly spaced ${fmt(half.paced)}, stalls server ${half.paced.serverStalls?.maxMs.toFixed(0)} ms generator ${half.paced.generatorStalls.maxMs.toFixed(0)} ms | baseline evenly spaced ${fmt(row.baselinePacedRate)}`,
+        `${c.id.padEnd(58)} at ${half.rate}/s evenly spaced: ${fmt(half)}, stalls server ${half.serverStalls?.maxMs.toFixed(0)} ms generator ${half.generatorStalls.maxMs.toFixed(0)} ms | baseline ${fmt(row.baselinePacedRate)}`,
       );
-      const luaHalf = await halfRate(lua, c, row.lua!.requestsPerSecond);
-      row.luaFixedRate = luaHalf.fixed;
-      row.luaPacedRate = luaHalf.paced;
-      log(`${c.id.padEnd(58)} lua at ${luaHalf.fixed.rate}/s: autocannon ${fmt(luaHalf.fixed)} | evenly spaced ${fmt(luaHalf.paced)}`);
+      row.luaPacedRate = await halfRate(lua, c, row.lua!.requestsPerSecond);
+      log(`${c.id.padEnd(58)} lua at ${row.luaPacedRate.rate}/s evenly spaced: ${fmt(row.luaPacedRate)}, stalls server ${row.luaPacedRate.serverStalls?.maxMs.toFixed(0)} ms`);
     }
     const pair = only ? [] : [cases.find((c) => c.id === 'apps-kruise-io-cloneset-interpretreplica')!, cases.find((c) => c.large)!];
     const tsPeak = peakRssBytes(ts.pids[0]!);
