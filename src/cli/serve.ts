@@ -2,6 +2,7 @@
 // wiring is src/server/start.ts, imported only after the certificate work has begun (see startServer).
 import { join } from 'node:path';
 import { ConfigError, SERVE_OPTIONS, optionsHelp, serveConfig, type ServeConfig } from '../config.js';
+import { tuneGarbageCollectionForServing } from '../server/gc-tuning.js';
 import { selfSignedFiles } from '../server/self-signed-store.js';
 import type { ServingCertificate } from '../server/start.js'; // a type only: start.js is imported in startServer
 
@@ -50,6 +51,7 @@ async function servingCertificate(config: ServeConfig): Promise<ServingCertifica
  * src/server/start.ts is imported here and not at the top.
  */
 export async function startServer(config: ServeConfig) {
+  tuneGarbageCollectionForServing();
   const certificate = servingCertificate(config);
   certificate.catch(() => undefined); // awaited in startServing; this only keeps an early failure from counting as unhandled
   const { startServing } = await import('../server/start.js');
