@@ -14,8 +14,8 @@
 // The common case (room now) is take() and give() with no closure over the request. Its first API,
 // admit(bytes, start) returning a release, wrapped every call's start in closures, and with it V8 went
 // into a mode where it promoted ~1.2 MB per scavenge instead of ~30 KB in every run of the 50-cluster
-// Lua pass (peak RSS ~185 MB against ~114 MB). With this API the mode shows in about one run in eight
-// (bench/README.md, "Memory").
+// Lua pass (peak RSS ~185 MB against ~114 MB). That mode was V8's allocation-site pretenuring, which
+// serve now turns off (gc-tuning.ts); the closures only made it likelier (bench/README.md, "Memory").
 
 import type { IncomingMessage } from 'node:http';
 

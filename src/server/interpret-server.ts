@@ -83,7 +83,7 @@ export function interpretServerFactory(options: InterpretServerOptions): (fastif
     response.once('close', () => bodyBudget.give(bytes));
   };
 
-  // Kept apart from answer(): closures over each call there made V8 promote far more (body-budget.ts).
+  // Kept apart from answer(): closures over each call there made V8's pretenuring likelier (body-budget.ts).
   const waitForRoom = (request: IncomingMessage, response: ServerResponse, bytes: number) => {
     const cancel = bodyBudget.wait(bytes, () => work(request, response));
     response.once('close', () => {
