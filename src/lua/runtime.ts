@@ -295,9 +295,9 @@ export class LuaRuntime {
    * HTTP and timers are served in between.
    *
    * Deferring every call (as this did until 25 Nov) kept each request alive across a loop iteration,
-   * and V8 then promoted ~1-1.6 MB per young-generation collection instead of ~0.1-0.3 MB (CloneSet
-   * InterpretHealth at 2,550 evenly spaced req/s: scavenges 2.1-2.9 ms instead of 1.2-1.3, p99 4-10 ms
-   * instead of 3.3-3.6; bench/README.md, "Memory").
+   * and V8 promoted far more of it into the old generation: CloneSet InterpretHealth at 2,550 evenly
+   * spaced req/s, 650-780 KB per scavenge and p99 8-10 ms, against 250-270 KB and 3.2-3.3 ms now (with
+   * pretenuring off as serve runs; with it on, 1.5 MB and 5-8.5 ms; bench/README.md, "Memory").
    */
   private mustWait(): boolean {
     if (this.turnTaken) return true;
