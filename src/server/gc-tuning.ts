@@ -7,9 +7,10 @@
 // objects in the old generation from then on. Our per-request objects (parsed bodies, fengari's Lua
 // tables and values) then land there and die there, and every young object they point to is kept
 // alive by those dead old ones through each scavenge and promoted too. In the Lua server this was a
-// lasting mode: ~1.4-1.6 MB promoted per scavenge instead of ~0.1-0.3 MB, scavenges of 2-3 ms instead
-// of ~1, and p99 of 15-30 ms instead of 5-10 (bench/README.md, "Memory"). Nothing a webhook keeps for
-// long is allocated in bulk (compiled scripts, the registry), so the heuristic has nothing to win here.
+// lasting mode: the 50-cluster AggregateStatus at 650 req/s promoted 1.4-1.5 MB per scavenge instead of
+// ~0.25 MB, with scavenges of 2.1-2.7 ms instead of ~0.7 and p99 of 10-16 ms instead of ~5
+// (bench/README.md, "Memory"). Nothing a webhook keeps for long is allocated in bulk (compiled scripts,
+// the registry), so the heuristic has nothing to win here.
 import { setFlagsFromString } from 'node:v8';
 
 export function tuneGarbageCollectionForServing(): void {
