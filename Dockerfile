@@ -1,10 +1,10 @@
 # syntax=docker/dockerfile:1
 # karmada-interpreter-webhook: a small, non-root, read-only-root-friendly image.
 #   docker build -t karmada-interpreter-webhook:dev .
-# Node 20 is what the project is tested on. For reproducible builds pin the three base images by digest.
+# Node 26 (LTS) is what the project is tested on (package.json engines; `npm ci` installs it for development). For reproducible builds pin the three base images by digest.
 
 # 1. Build: all dependencies (TypeScript), compile to dist/. `npm ci` runs `prepare` (= the build) itself.
-FROM node:20-bookworm-slim AS build
+FROM node:26-trixie-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
@@ -19,13 +19,13 @@ RUN npm run build \
 
 # 2. Production dependencies only. --ignore-scripts: `prepare` would try to compile without TypeScript,
 #    and no runtime dependency needs an install script (all pure JavaScript).
-FROM node:20-bookworm-slim AS deps
+FROM node:26-trixie-slim AS deps
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 
 # 3. Runtime: distroless Node.js (no shell, no package manager), uid/gid 65532.
-FROM gcr.io/distroless/nodejs20-debian12:nonroot AS runtime
+FROM gcr.io/distroless/nodejs26-debian13:nonroot AS runtime
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=deps --chown=65532:65532 /src/node_modules ./node_modules

@@ -2,7 +2,7 @@
 // that reads the body, JSON.parses it and answers a fixed JSON body of the same size as our answer for
 // that request (chosen by the URL path, /interpret/<case id>). The distance between it and our server
 // is what routing, validation, the interpreter, patching and logging cost.
-// Run as a child: node --import tsx bench/baseline-server.ts <cert> <key> <sizes.json>; reports its
+// Run as a child: node bench/baseline-server.ts <cert> <key> <sizes.json>; reports its
 // port over IPC.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';

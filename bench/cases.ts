@@ -3,8 +3,8 @@
 // real work) and a large AggregateStatus with 50 member clusters built from a real CloneSet status item.
 import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { listExchangeFiles, readExchange } from '../src/record/format.js';
-import type { InterpreterContext } from '../src/protocol/wire.js';
+import { listExchangeFiles, readExchange } from '../src/record/format.ts';
+import type { InterpreterContext } from '../src/protocol/wire.ts';
 
 export interface BenchCase {
   /** Stable id, also the URL path suffix (/interpret/<id>) so the baseline answers a same-sized body. */

@@ -1,5 +1,5 @@
 // `serve` in N processes sharing one port (node:cluster, round-robin), to measure one process against
-// two on the benchmark machine. Usage: node --import tsx bench/cluster-serve.ts N serve [options]
+// two on the benchmark machine. Usage: node bench/cluster-serve.ts N serve [options]
 // (the options must include the certificate files so every worker serves the same certificate).
 import cluster from 'node:cluster';
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { AggregatedStatusItem, KObject } from '../src/interpreter/types.js';
+import type { AggregatedStatusItem, KObject } from '../src/interpreter/types.ts';
 
 export interface CompileResult {
   label: string;
@@ -55,7 +55,7 @@ interface Job {
 
 /** One variant in this process, as a server doing only that would run it. */
 async function measureHere({ variant, object, items, calls }: Job): Promise<number> {
-  const { LuaRuntime } = (await import(join(process.cwd(), 'dist/src/lua/runtime.js'))) as typeof import('../src/lua/runtime.js');
+  const { LuaRuntime } = (await import(join(process.cwd(), 'dist/src/lua/runtime.js'))) as typeof import('../src/lua/runtime.ts');
   const script = benchScript('statusAggregation');
   const runtime = new LuaRuntime({ poolSize: 1 });
   try {
@@ -69,7 +69,7 @@ async function measureHere({ variant, object, items, calls }: Job): Promise<numb
 }
 
 function inChild(job: Job): Promise<number> {
-  const child = fork(fileURLToPath(import.meta.url), ['--child'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', (answer: { usPerCall?: number; error?: string }) => (answer.usPerCall !== undefined ? resolve(answer.usPerCall) : reject(new Error(answer.error))));
     child.once('exit', (code) => reject(new Error(`the Lua compile measurement exited with ${code}`)));

@@ -7,7 +7,7 @@
 // times more per request and could not sustain the rates needed here on one core.
 import { connect, type TLSSocket } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { percentile, type LoadResult } from './load.js';
+import { percentile, type LoadResult } from './load.ts';
 
 interface Connection {
   socket: TLSSocket;

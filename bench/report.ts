@@ -1,9 +1,9 @@
 // Formatting the benchmark's findings: the machine, one table per section, targets met or missed.
 import { cpus, totalmem } from 'node:os';
-import type { CompileResult } from './lua-compile.js';
-import type { LoadResult } from './load.js';
-import type { LoopStalls } from './stalls.js';
-import type { StartupResult } from './startup.js';
+import type { CompileResult } from './lua-compile.ts';
+import type { LoadResult } from './load.ts';
+import type { LoopStalls } from './stalls.ts';
+import type { StartupResult } from './startup.ts';
 
 export interface Measured extends LoadResult {
   peakRssMb: number;

@@ -80,7 +80,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Run
   const clustered = (options.processes ?? 1) > 1;
   const port = clustered ? 0 : await freePort();
   const serveArgs = ['serve', '--port', String(port), '--host', '127.0.0.1', '--tls-cert-file', options.certFile, '--tls-key-file', options.keyFile, ...(options.extraArgs ?? [])];
-  const args = clustered ? ['--import', 'tsx', 'bench/cluster-serve.ts', String(options.processes), ...serveArgs] : [CLI, ...serveArgs];
+  const args = clustered ? ['bench/cluster-serve.ts', String(options.processes), ...serveArgs] : [CLI, ...serveArgs];
   const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS;
   const env = nodeOptions ? { ...process.env, NODE_OPTIONS: nodeOptions } : process.env;
   const child = spawn(process.execPath, args, { stdio: ['ignore', logFd, logFd], env });
@@ -100,7 +100,7 @@ function clusterPids(primary: number): number[] {
 }
 
 export async function startBaseline(certFile: string, keyFile: string, sizesFile: string): Promise<RunningServer> {
-  const child = fork('bench/baseline-server.ts', [certFile, keyFile, sizesFile], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork('bench/baseline-server.ts', [certFile, keyFile, sizesFile], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message) => resolve((message as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`baseline exited with ${code}`)));
@@ -110,8 +110,8 @@ export async function startBaseline(certFile: string, keyFile: string, sizesFile
 
 /** Our app in this process, built from dist like the child, logging to a file like the child. */
 export async function startInProcessServer(cert: string, key: string, logFile: string): Promise<RunningServer> {
-  const { createRegistry } = (await import(join(process.cwd(), 'dist/src/interpreter/setup.js'))) as typeof import('../src/interpreter/setup.js');
-  const { buildApp } = (await import(join(process.cwd(), 'dist/src/server/app.js'))) as typeof import('../src/server/app.js');
+  const { createRegistry } = (await import(join(process.cwd(), 'dist/src/interpreter/setup.js'))) as typeof import('../src/interpreter/setup.ts');
+  const { buildApp } = (await import(join(process.cwd(), 'dist/src/server/app.js'))) as typeof import('../src/server/app.ts');
   const loaded = await createRegistry();
   const logger = pino({ level: 'info' }, pino.destination({ dest: logFile, sync: true }));
   const app = buildApp({ registry: loaded.registry, logger, https: { cert, key } });

@@ -2,7 +2,7 @@
 // and poll /readyz until it answers 200.
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CLI, get } from './servers.js';
+import { CLI, get } from './servers.ts';
 
 export interface StartupResult {
   /** From spawn to the first 200 from /readyz, as a kubelet probe would see it. */

@@ -13,7 +13,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { send, spawnServer } from '../test/support/spawned-server.js';
+import { send, spawnServer } from '../test/support/spawned-server.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({

@@ -5,8 +5,8 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
-import { webhookConfiguration } from '../src/cli/webhook-config.js';
-import { createRegistry } from '../src/interpreter/setup.js';
+import { webhookConfiguration } from '../src/cli/webhook-config.ts';
+import { createRegistry } from '../src/interpreter/setup.ts';
 
 export const WEBHOOK_CONFIGURATION_FILE = 'manifests/karmada/resource-interpreter-webhook-configuration.yaml';
 /** The Service of the base (manifests/service.yaml) by DNS name: `url` works on every Karmada version (karmada#5958). */

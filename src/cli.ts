@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Entry point of the `karmada-interpreter` command; the dispatch table lives in src/cli/main.ts.
-import { main } from './cli/main.js';
+import { main } from './cli/main.ts';
 
 main(process.argv.slice(2)).then(
   (code) => {

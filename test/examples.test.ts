@@ -2,8 +2,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { createRegistry } from '../src/interpreter/setup.js';
-import { buildApp } from '../src/server/app.js';
+import { createRegistry } from '../src/interpreter/setup.ts';
+import { buildApp } from '../src/server/app.ts';
 
 const loaded = await createRegistry();
 const app = buildApp({ registry: loaded.registry, logger: pino({ level: 'silent' }) });

@@ -3,10 +3,10 @@
 // produce, quantities by value, dependencies as a set). A changed answer fails here with its
 // differences; re-record deliberately with `npm run fixtures:update` and review the diff.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../src/interpreter/setup.js';
-import { formatDifference } from '../src/record/compare.js';
-import { listExchangeFiles } from '../src/record/format.js';
-import { inProcessTarget, replayFile } from '../src/record/replay.js';
+import { createRegistry } from '../src/interpreter/setup.ts';
+import { formatDifference } from '../src/record/compare.ts';
+import { listExchangeFiles } from '../src/record/format.ts';
+import { inProcessTarget, replayFile } from '../src/record/replay.ts';
 
 const loaded = await createRegistry();
 const target = inProcessTarget(loaded.registry);

@@ -1,9 +1,9 @@
 // Every Karmada-format case in every interpreters/**/testdata/ folder, through the same dispatch and
 // precedence the server uses, compared the way Karmada's own harness compares.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../src/interpreter/setup.js';
-import { loadTestCases, compareResults } from '../src/interpreter/testcases.js';
-import { findTestdataFiles, runCaseInProcess } from '../src/interpreter/testrunner.js';
+import { createRegistry } from '../src/interpreter/setup.ts';
+import { loadTestCases, compareResults } from '../src/interpreter/testcases.ts';
+import { findTestdataFiles, runCaseInProcess } from '../src/interpreter/testrunner.ts';
 
 const loaded = await createRegistry();
 afterAll(() => loaded.close());

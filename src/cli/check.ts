@@ -1,7 +1,7 @@
 // `check PATH...`: compile-check ResourceInterpreterCustomization files, like `karmadactl interpret --check`.
 import { parseArgs } from 'node:util';
-import type { CustomizationRuntime } from '../lua/interpreter.js';
-import { checkCustomizationFiles } from '../lua/check.js';
+import type { CustomizationRuntime } from '../lua/interpreter.ts';
+import { checkCustomizationFiles } from '../lua/check.ts';
 
 export const summary = 'compile-check ResourceInterpreterCustomization files (like karmadactl interpret --check)';
 export const help = `Usage: karmada-interpreter check PATH...
@@ -55,6 +55,6 @@ export async function run(args: string[], deps: CheckDeps = {}): Promise<number>
 }
 
 async function defaultRuntime(): Promise<Pick<CustomizationRuntime, 'compileCheck'> & { close?(): void }> {
-  const { LuaRuntime } = await import('../lua/runtime.js');
+  const { LuaRuntime } = await import('../lua/runtime.ts');
   return new LuaRuntime({ poolSize: 1 });
 }

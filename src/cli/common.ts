@@ -1,6 +1,6 @@
 // Small helpers shared by the CLI commands.
 import { readFile } from 'node:fs/promises';
-import { readYamlDocuments } from '../k8s/yaml-documents.js';
+import { readYamlDocuments } from '../k8s/yaml-documents.ts';
 
 /** Reads a YAML or JSON file ('-' = stdin) and returns every document. */
 export async function readDocuments(path: string): Promise<unknown[]> {

@@ -5,12 +5,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
-import { createRegistry, type LoadedRegistry } from '../interpreter/setup.js';
-import type { KindInterpreter } from '../interpreter/types.js';
-import { caseInput, type TestCase } from '../interpreter/testcases.js';
-import { SKIP, customizationsBesideTestdata, findTestdataFiles, formatSummary, runTestFiles } from '../interpreter/testrunner.js';
-import { WebhookClient, karmadaRequest, resultsFromResponse } from '../protocol/karmada-client.js';
-import { startLocalServer } from '../server/local.js';
+import { createRegistry, type LoadedRegistry } from '../interpreter/setup.ts';
+import type { KindInterpreter } from '../interpreter/types.ts';
+import { caseInput, type TestCase } from '../interpreter/testcases.ts';
+import { SKIP, customizationsBesideTestdata, findTestdataFiles, formatSummary, runTestFiles } from '../interpreter/testrunner.ts';
+import { WebhookClient, karmadaRequest, resultsFromResponse } from '../protocol/karmada-client.ts';
+import { startLocalServer } from '../server/local.ts';
 
 export const summary = "run Karmada's test cases over HTTPS against the server (deliberate differences listed per kind)";
 export const help = `Usage: karmada-interpreter conformance [PATH ...] [--customizations DIR ...] [--url URL --ca-file F]

@@ -1,11 +1,11 @@
 // `interpret`: run one operation locally, like `karmadactl interpret`, through the server's dispatch.
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { interpret } from '../interpreter/dispatch.js';
-import { createRegistry } from '../interpreter/setup.js';
-import { resultsOf } from '../interpreter/testcases.js';
-import { OPERATIONS, type AggregatedStatusItem, type KObject, type Operation } from '../interpreter/types.js';
-import { readDocuments, readSingleDocument, UsageError } from './common.js';
+import { interpret } from '../interpreter/dispatch.ts';
+import { createRegistry } from '../interpreter/setup.ts';
+import { resultsOf } from '../interpreter/testcases.ts';
+import { OPERATIONS, type AggregatedStatusItem, type KObject, type Operation } from '../interpreter/types.ts';
+import { readDocuments, readSingleDocument, UsageError } from './common.ts';
 
 export const summary = 'run one interpreter operation on local files (like karmadactl interpret)';
 export const help = `Usage: karmada-interpreter interpret --operation OP (--desired-file F | --observed-file F)

@@ -1,20 +1,20 @@
 // One entry point for every command; each lives in src/cli/<name>.ts and exports run(args) -> exit code.
-import type { Registry } from '../interpreter/registry.js';
+import type { Registry } from '../interpreter/registry.ts';
 
 type Command = { summary: string; help: string; run(args: string[]): Promise<number> };
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  serve: () => import('./serve.js'),
-  interpret: () => import('./interpret.js'),
-  test: () => import('./test.js'),
-  conformance: () => import('./conformance.js'),
-  'webhook-config': () => import('./webhook-config.js'),
-  register: () => import('./register.js'),
-  check: () => import('./check.js'),
-  replay: () => import('./replay.js'),
+  serve: () => import('./serve.ts'),
+  interpret: () => import('./interpret.ts'),
+  test: () => import('./test.ts'),
+  conformance: () => import('./conformance.ts'),
+  'webhook-config': () => import('./webhook-config.ts'),
+  register: () => import('./register.ts'),
+  check: () => import('./check.ts'),
+  replay: () => import('./replay.ts'),
   preserve: async () => {
-    const command = await import('./preserve.js');
-    const { statusReflector } = await import('../interpreter/reflect.js');
+    const command = await import('./preserve.ts');
+    const { statusReflector } = await import('../interpreter/reflect.ts');
     // preserve runs our InterpretStatus, so it needs the registry with the user's customizations.
     return {
       ...command,
@@ -29,7 +29,7 @@ async function withRegistry(args: string[], fn: (registry: Registry) => Promise<
   const customizations = args.flatMap((arg, i) =>
     arg === '--customizations' && args[i + 1] ? [args[i + 1]!] : arg.startsWith('--customizations=') ? [arg.slice(17)] : [],
   );
-  const { createRegistry } = await import('../interpreter/setup.js');
+  const { createRegistry } = await import('../interpreter/setup.ts');
   const loaded = await createRegistry({ customizations });
   try {
     for (const p of loaded.problems) process.stderr.write(`warning: ${p.file}: ${p.message}\n`);

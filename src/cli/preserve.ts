@@ -1,9 +1,9 @@
 // `preserve`: check state-preservation rules against what Karmada will really hold, i.e. the status
 // our InterpretStatus reflects from the observed object, before a real failover tries them.
 import { parseArgs } from 'node:util';
-import type { KObject } from '../interpreter/types.js';
-import { evaluatePreservation, PreservationInputError, rulesFromPolicy, type PreservationResult } from '../preservation/index.js';
-import { readDocuments, readSingleDocument, UsageError } from './common.js';
+import type { KObject } from '../interpreter/types.ts';
+import { evaluatePreservation, PreservationInputError, rulesFromPolicy, type PreservationResult } from '../preservation/index.ts';
+import { readDocuments, readSingleDocument, UsageError } from './common.ts';
 
 export const summary = 'evaluate failover state-preservation rules against an object, as Karmada would';
 export const help = `Usage: karmada-interpreter preserve --policy FILE --observed-file FILE [-o text|json]

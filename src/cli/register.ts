@@ -3,9 +3,9 @@
 // (it only patches four built-in kinds, and this object lives in another API server).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRegistry } from '../interpreter/setup.js';
-import { registerOnce } from '../register/registrar.js';
-import { UsageError } from './common.js';
+import { createRegistry } from '../interpreter/setup.ts';
+import { registerOnce } from '../register/registrar.ts';
+import { UsageError } from './common.ts';
 
 export const summary = 'create or update the ResourceInterpreterWebhookConfiguration in karmada-apiserver';
 export const help = `Usage: karmada-interpreter register --kubeconfig FILE [--context NAME]

@@ -1,10 +1,10 @@
 // `replay`: what this build (or a running server) would answer differently for recorded traffic.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createRegistry } from '../interpreter/setup.js';
-import { formatDifference } from '../record/compare.js';
-import { listExchangeFiles } from '../record/format.js';
-import { inProcessTarget, replayFiles, urlTarget, type ReplaySummary, type ReplayTarget } from '../record/replay.js';
+import { createRegistry } from '../interpreter/setup.ts';
+import { formatDifference } from '../record/compare.ts';
+import { listExchangeFiles } from '../record/format.ts';
+import { inProcessTarget, replayFiles, urlTarget, type ReplaySummary, type ReplayTarget } from '../record/replay.ts';
 
 export const summary = 'replay recorded exchanges (serve --record, test/fixtures) and show what would change';
 export const help = `Usage: karmada-interpreter replay PATH... [--url URL [--ca-file F]] [--customizations DIR ...] [-o text|json] [--update]

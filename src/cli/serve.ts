@@ -1,10 +1,10 @@
 // `serve`: the HTTPS webhook server. This file is the command (flags, help) and the start order; the
 // wiring is src/server/start.ts, imported only after the certificate work has begun (see startServer).
 import { join } from 'node:path';
-import { ConfigError, SERVE_OPTIONS, optionsHelp, serveConfig, type ServeConfig } from '../config.js';
-import { tuneGarbageCollectionForServing } from '../server/gc-tuning.js';
-import { selfSignedFiles } from '../server/self-signed-store.js';
-import type { ServingCertificate } from '../server/start.js'; // a type only: start.js is imported in startServer
+import { ConfigError, SERVE_OPTIONS, optionsHelp, serveConfig, type ServeConfig } from '../config.ts';
+import { tuneGarbageCollectionForServing } from '../server/gc-tuning.ts';
+import { selfSignedFiles } from '../server/self-signed-store.ts';
+import type { ServingCertificate } from '../server/start.ts'; // a type only: start.js is imported in startServer
 
 export const summary = 'serve the interpreter webhook over HTTPS';
 export const help = `Usage: karmada-interpreter serve [options]
@@ -54,6 +54,6 @@ export async function startServer(config: ServeConfig) {
   tuneGarbageCollectionForServing();
   const certificate = servingCertificate(config);
   certificate.catch(() => undefined); // awaited in startServing; this only keeps an early failure from counting as unhandled
-  const { startServing } = await import('../server/start.js');
+  const { startServing } = await import('../server/start.ts');
   return startServing(config, certificate);
 }

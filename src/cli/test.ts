@@ -1,9 +1,9 @@
 // `test`: runs Karmada-format test cases in every testdata/ folder through our dispatch.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRegistry } from '../interpreter/setup.js';
-import { customizationsBesideTestdata, findTestdataFiles, formatSummary, runCaseInProcess, runTestFiles } from '../interpreter/testrunner.js';
-import { findBuiltinCustomizationFiles } from '../lua/files.js';
+import { createRegistry } from '../interpreter/setup.ts';
+import { customizationsBesideTestdata, findTestdataFiles, formatSummary, runCaseInProcess, runTestFiles } from '../interpreter/testrunner.ts';
+import { findBuiltinCustomizationFiles } from '../lua/files.ts';
 
 export const summary = 'run Karmada-format test cases (testdata/*.yaml) against our interpreters';
 export const help = `Usage: karmada-interpreter test [PATH ...] [--customizations DIR ...]

@@ -3,9 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { createRegistry } from '../interpreter/setup.js';
-import type { ServedKind } from '../interpreter/registry.js';
-import { UsageError } from './common.js';
+import { createRegistry } from '../interpreter/setup.ts';
+import type { ServedKind } from '../interpreter/registry.ts';
+import { UsageError } from './common.ts';
 
 export const summary = 'print the ResourceInterpreterWebhookConfiguration for the served kinds';
 export const help = `Usage: karmada-interpreter webhook-config (--url URL | --service NAMESPACE/NAME[:PORT][/PATH])

@@ -1,8 +1,8 @@
 // The one wrapper around every interpreter call, shared by the server and the CLI: find the
 // implementation, hand it its inputs (a private copy of what it may change), validate what comes back, and turn every failure into a
 // status code and message Karmada can log.
-import { copyJson } from './copy.js';
-import type { Registry } from './registry.js';
+import { copyJson } from './copy.ts';
+import type { Registry } from './registry.ts';
 import {
   InterpreterError,
   OPERATIONS,
@@ -12,7 +12,7 @@ import {
   type KObject,
   type Operation,
   type ReplicaRequirements,
-} from './types.js';
+} from './types.ts';
 import {
   componentsProblem,
   dependenciesProblem,
@@ -20,7 +20,7 @@ import {
   replicasProblem,
   requirementsProblem,
   statusProblem,
-} from './validate.js';
+} from './validate.ts';
 
 export interface InterpretInput {
   apiVersion: string;
@@ -111,7 +111,7 @@ function withOwnCopyOf(object: KObject, field: 'status'): KObject {
   return copy;
 }
 
-async function call(m: import('./types.js').KindInterpreter, operation: Operation, input: InterpretInput): Promise<InterpretResult> {
+async function call(m: import('./types.ts').KindInterpreter, operation: Operation, input: InterpretInput): Promise<InterpretResult> {
   const object = input.object;
   switch (operation) {
     case 'InterpretReplica': {

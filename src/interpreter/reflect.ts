@@ -1,8 +1,8 @@
 // InterpretStatus as Karmada would run it for state preservation: our interpreter for the kind when
 // one implements it, otherwise Karmada's native default, which reflects the whole .status.
-import { interpret } from './dispatch.js';
-import type { Registry } from './registry.js';
-import { InterpreterError, type KObject } from './types.js';
+import { interpret } from './dispatch.ts';
+import type { Registry } from './registry.ts';
+import { InterpreterError, type KObject } from './types.ts';
 
 export function statusReflector(registry: Registry) {
   return async (obj: KObject): Promise<Record<string, any>> => {

@@ -2,7 +2,7 @@
 // spirit of precedence: a user's Lua customization beats our TypeScript module, which beats the Lua
 // customizations we ship. Layers are replaced atomically (e.g. on customization reload), so a request
 // always sees one consistent set.
-import { OPERATIONS, OPERATION_METHOD, type KindInterpreter, type Operation } from './types.js';
+import { OPERATIONS, OPERATION_METHOD, type KindInterpreter, type Operation } from './types.ts';
 
 export const LAYERS = ['user-lua', 'builtin-ts', 'builtin-lua'] as const;
 export type LayerName = (typeof LAYERS)[number];

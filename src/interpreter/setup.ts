@@ -1,12 +1,12 @@
 // Builds the registry the server and the CLI share: built-in TypeScript modules, the Lua
 // customizations we ship (interpreters/**/customizations.yaml) and the user's --customizations
 // folders, with Karmada-like precedence: user Lua > built-in TypeScript > built-in Lua.
-import { builtinInterpreters } from '../../interpreters/index.js';
-import { loadBuiltinCustomizations, loadCustomizations, type LoadProblem, type LoadResult } from '../lua/loader.js';
-import { LuaRuntime } from '../lua/runtime.js';
-import { watchCustomizations, type CustomizationWatch } from '../lua/watch.js';
-import type { RequestContext } from './context.js';
-import { Registry } from './registry.js';
+import { builtinInterpreters } from '../../interpreters/index.ts';
+import { loadBuiltinCustomizations, loadCustomizations, type LoadProblem, type LoadResult } from '../lua/loader.ts';
+import { LuaRuntime } from '../lua/runtime.ts';
+import { watchCustomizations, type CustomizationWatch } from '../lua/watch.ts';
+import type { RequestContext } from './context.ts';
+import { Registry } from './registry.ts';
 
 export interface RegistryOptions {
   customizations?: string[];

@@ -3,10 +3,10 @@
 // case-insensitively, as Go's encoding/json does; `output` keys are map keys and match exactly.
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { Quantity } from '../k8s/quantity.js';
-import { readYamlDocuments } from '../k8s/yaml-documents.js';
-import type { InterpretInput, InterpretResult } from './dispatch.js';
-import { OPERATIONS, type AggregatedStatusItem, type KObject, type Operation } from './types.js';
+import { Quantity } from '../k8s/quantity.ts';
+import { readYamlDocuments } from '../k8s/yaml-documents.ts';
+import type { InterpretInput, InterpretResult } from './dispatch.ts';
+import { OPERATIONS, type AggregatedStatusItem, type KObject, type Operation } from './types.ts';
 
 export interface TestCase {
   file: string;

@@ -1,10 +1,10 @@
 // Finds Karmada-format testdata and runs it through the same dispatch the server uses.
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { BUILTIN_FILE_NAME } from '../lua/files.js';
-import { interpret } from './dispatch.js';
-import type { Registry } from './registry.js';
-import { caseInput, compareResults, loadTestCases, resultsOf, type CaseResults, type TestCase } from './testcases.js';
+import { BUILTIN_FILE_NAME } from '../lua/files.ts';
+import { interpret } from './dispatch.ts';
+import type { Registry } from './registry.ts';
+import { caseInput, compareResults, loadTestCases, resultsOf, type CaseResults, type TestCase } from './testcases.ts';
 
 export interface CaseFailure {
   file: string;

@@ -129,13 +129,14 @@ export const OPERATION_METHOD: Record<Operation, keyof KindInterpreter> = {
  * and answers 500 with a generic message.
  */
 export class InterpreterError extends Error {
-  constructor(
-    public readonly code: number,
-    message: string,
-    /** Why, for metrics: 'timeout' when a script ran out of time. */
-    public readonly reason?: 'timeout',
-  ) {
+  readonly code: number;
+  /** Why, for metrics: 'timeout' when a script ran out of time. */
+  readonly reason?: 'timeout';
+
+  constructor(code: number, message: string, reason?: 'timeout') {
     super(message);
+    this.code = code;
+    this.reason = reason;
     this.name = 'InterpreterError';
   }
 }

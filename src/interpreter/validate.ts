@@ -1,6 +1,6 @@
 // Checks what an interpreter returned before it reaches Karmada. A module bug must become a clear
 // 500 from us, not a response Karmada rejects later with a confusing decode or verification error.
-import type { Component, DependentObjectReference, KObject, ReplicaRequirements } from './types.js';
+import type { Component, DependentObjectReference, KObject, ReplicaRequirements } from './types.ts';
 
 const INT32_MAX = 2147483647;
 

@@ -5,10 +5,10 @@
 // sometimes uses the results of a failed step: an existence filter `[?(@.a[5])]` keeps an element
 // whose index is out of bounds, since evalArray returns its input along with the error.
 
-import { compareGo, ComparisonError } from './compare.js';
-import { JsonPathExecError } from './errors.js';
-import { marshalGoJson, sprintGoValue } from './goformat.js';
-import type { JsonPathNode, ListNode } from './nodes.js';
+import { compareGo, ComparisonError } from './compare.ts';
+import { JsonPathExecError } from './errors.ts';
+import { marshalGoJson, sprintGoValue } from './goformat.ts';
+import type { JsonPathNode, ListNode } from './nodes.ts';
 import {
   GoByte,
   GoInt,
@@ -19,7 +19,7 @@ import {
   sortedMapKeys,
   wellFormed,
   type GoValue,
-} from './values.js';
+} from './values.ts';
 
 interface Step {
   values: GoValue[];
@@ -83,10 +83,13 @@ class Evaluator {
   private lastEndNode = -1;
   expandedUnorderedMap = false;
 
-  constructor(
-    private readonly nodes: JsonPathNode[],
-    private readonly allowMissingKeys: boolean,
-  ) {}
+  private readonly nodes: JsonPathNode[];
+  private readonly allowMissingKeys: boolean;
+
+  constructor(nodes: JsonPathNode[], allowMissingKeys: boolean) {
+    this.nodes = nodes;
+    this.allowMissingKeys = allowMissingKeys;
+  }
 
   /** FindResults over nodes[start:], the slice client-go stores in parser.Root.Nodes. */
   findResults(data: GoValue, start: number): GoValue[][] {

@@ -2,7 +2,7 @@
 // no JavaScript library reproduces fmt's %v, strconv's shortest 'g' format or encoding/json's output
 // byte for byte, and label values must match what Karmada computes exactly.
 
-import { GoByte, GoInt, INVALID, isJsonMap, sortedMapKeys, wellFormed, type GoValue } from './values.js';
+import { GoByte, GoInt, INVALID, isJsonMap, sortedMapKeys, wellFormed, type GoValue } from './values.ts';
 
 /**
  * fmt's %v of a float64: strconv.FormatFloat(f, 'g', -1, 64). With the shortest precision, strconv

@@ -1,13 +1,13 @@
 // client-go compatible JSONPath templates (k8s.io/client-go/util/jsonpath), as Karmada evaluates
 // state-preservation rules: `jsonpath.New(p).AllowMissingKeys(false)`, Parse, Execute.
 
-import { evaluate, type EvaluationResult } from './evaluator.js';
-import type { ListNode } from './nodes.js';
-import { parseTemplate } from './parser.js';
+import { evaluate, type EvaluationResult } from './evaluator.ts';
+import type { ListNode } from './nodes.ts';
+import { parseTemplate } from './parser.ts';
 
-export { JsonPathExecError, JsonPathParseError } from './errors.js';
-export { formatGoFloat, marshalGoJson } from './goformat.js';
-export type { EvaluationResult } from './evaluator.js';
+export { JsonPathExecError, JsonPathParseError } from './errors.ts';
+export { formatGoFloat, marshalGoJson } from './goformat.ts';
+export type { EvaluationResult } from './evaluator.ts';
 
 export interface CompiledTemplate {
   readonly template: string;

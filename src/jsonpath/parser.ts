@@ -3,9 +3,9 @@
 // Hand-written: JavaScript JSONPath libraries implement other dialects (RFC 9535, Goessner) whose
 // syntax and results differ from client-go's template language.
 
-import { JsonPathParseError } from './errors.js';
-import { formatGoRune } from './goformat.js';
-import { newList, type ListNode, type SliceParam } from './nodes.js';
+import { JsonPathParseError } from './errors.ts';
+import { formatGoRune } from './goformat.ts';
+import { newList, type ListNode, type SliceParam } from './nodes.ts';
 
 const EOF = '';
 const DICT_KEY = /^'([^']*)'$/;
@@ -35,7 +35,11 @@ class Parser {
   private start = 0;
   private width = 0;
 
-  constructor(private readonly input: string) {}
+  private readonly input: string;
+
+  constructor(input: string) {
+    this.input = input;
+  }
 
   parse(): ListNode {
     // Go's parser is a chain of tail calls (parseText → parseLeftDelim → parseInsideAction → … →

@@ -9,11 +9,17 @@
 export const INVALID: unique symbol = Symbol('invalid reflect.Value');
 
 export class GoInt {
-  constructor(readonly value: bigint) {}
+  readonly value: bigint;
+  constructor(value: bigint) {
+    this.value = value;
+  }
 }
 
 export class GoByte {
-  constructor(readonly value: number) {}
+  readonly value: number;
+  constructor(value: number) {
+    this.value = value;
+  }
 }
 
 export type GoValue = unknown;

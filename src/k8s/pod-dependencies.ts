@@ -5,7 +5,7 @@
 // what `kube.getPodDependencies` returns, except that Karmada's order is Go-map random and ours is sorted.
 // podTemplateDependencies is the variant for our TypeScript modules (de-duplicated, claim exclusions).
 
-import type { DependentObjectReference, KObject } from '../interpreter/types.js';
+import type { DependentObjectReference, KObject } from '../interpreter/types.ts';
 
 type DependencyKind = 'ConfigMap' | 'Secret' | 'ServiceAccount' | 'PersistentVolumeClaim';
 

@@ -10,10 +10,10 @@
 // NewMilliQuantity(DecimalSI) for cpu and NewQuantity(BinarySI) for memory/ephemeral-storage/hugepages,
 // NewQuantity(DecimalSI) otherwise. BigInt stands in for int64 (Go would wrap on overflow; we do not).
 
-import { InterpreterError, type KObject, type NodeClaim, type ReplicaRequirements } from '../interpreter/types.js';
-import { Quantity, QuantityParseError } from './quantity.js';
-import { copyJson } from '../interpreter/copy.js';
-import { isHugePageResourceName, isScalarResourceName } from './resource-names.js';
+import { InterpreterError, type KObject, type NodeClaim, type ReplicaRequirements } from '../interpreter/types.ts';
+import { Quantity, QuantityParseError } from './quantity.ts';
+import { copyJson } from '../interpreter/copy.ts';
+import { isHugePageResourceName, isScalarResourceName } from './resource-names.ts';
 
 type Totals = Map<string, bigint>;
 

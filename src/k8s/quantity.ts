@@ -150,17 +150,23 @@ function numberText(v: number): string {
 }
 
 export class Quantity {
-  private constructor(
-    /** value = unscaled * 10^exponent */
-    private readonly unscaled: bigint,
-    private readonly exponent: number,
-    /** Remembered from parsing; '' only for the zero value Go starts sums with. */
-    readonly format: QuantityFormat | '',
-    /** Go holds this amount as inf.Dec (true) or int64Amount (false). */
-    private readonly big: boolean,
-    /** Go's cached string `s`: ParseQuantity keeps the input when it already looks canonical. */
-    private readonly cached?: string,
-  ) {}
+  /** value = unscaled * 10^exponent */
+  private readonly unscaled: bigint;
+  private readonly exponent: number;
+  /** Remembered from parsing; '' only for the zero value Go starts sums with. */
+  readonly format: QuantityFormat | '';
+  /** Go holds this amount as inf.Dec (true) or int64Amount (false). */
+  private readonly big: boolean;
+  /** Go's cached string `s`: ParseQuantity keeps the input when it already looks canonical. */
+  private readonly cached?: string;
+
+  private constructor(unscaled: bigint, exponent: number, format: QuantityFormat | '', big: boolean, cached?: string) {
+    this.unscaled = unscaled;
+    this.exponent = exponent;
+    this.format = format;
+    this.big = big;
+    this.cached = cached;
+  }
 
   /** Go's `resource.Quantity{}`: zero with no format (adopts the format of whatever is added to it). */
   static zero(): Quantity {

@@ -1,6 +1,6 @@
 // corev1.ResourceList helpers over canonical quantity strings, with exact Quantity arithmetic.
 
-import { Quantity } from './quantity.js';
+import { Quantity } from './quantity.ts';
 
 /** corev1.ResourceList as JSON: resource name -> quantity string ("100m", "1Gi"). */
 export type ResourceList = Record<string, string>;

@@ -1,7 +1,7 @@
 // metav1.LabelSelector validation and matching (apimachinery metav1.LabelSelectorAsSelector semantics).
 
-import type { LabelSelector } from '../interpreter/types.js';
-import { isQualifiedName } from './resource-names.js';
+import type { LabelSelector } from '../interpreter/types.ts';
+import { isQualifiedName } from './resource-names.ts';
 
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);

@@ -2,10 +2,10 @@
 // (pkg/karmadactl/interpret/check.go), so its users recognise it: per object SOURCE, TARGET and, per rule,
 // UNSET / PASS / ERROR: message. Like karmadactl, only compilation is checked, not function names.
 import { readFileSync } from 'node:fs';
-import { CUSTOMIZATION_RULES, parseCustomizationFile } from './customizations.js';
-import { findCustomizationFiles } from './files.js';
-import type { CustomizationRuntime } from './interpreter.js';
-import { compileError } from './loader.js';
+import { CUSTOMIZATION_RULES, parseCustomizationFile } from './customizations.ts';
+import { findCustomizationFiles } from './files.ts';
+import type { CustomizationRuntime } from './interpreter.ts';
+import { compileError } from './loader.ts';
 
 export interface CheckResult {
   output: string;

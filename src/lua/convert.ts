@@ -1,7 +1,7 @@
 // JS <-> Lua value conversion with gopher-json semantics (Karmada marshals objects to JSON and
 // decodes them with layeh.com/gopher-json; results are encoded back with gopher-json's Encode).
-import { lua, lauxlib } from './fengari.js';
-import { lazyValueOf, luaRoundTrip, pushInterned, pushScalar } from './lazy.js';
+import { lua, lauxlib } from './fengari.ts';
+import { lazyValueOf, luaRoundTrip, pushInterned, pushScalar } from './lazy.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 

@@ -1,8 +1,8 @@
 // Parsing ResourceInterpreterCustomization (RIC) files: multi-document YAML or JSON, config.karmada.io/v1alpha1.
 // YAML is read with the `yaml` package in YAML 1.2 mode: Karmada's own files rely on folded block scalars
 // (`luaScript: >`) folding exactly as the 1.2 spec says, which the package implements.
-import { readYamlDocuments } from '../k8s/yaml-documents.js';
-import type { Operation } from '../interpreter/types.js';
+import { readYamlDocuments } from '../k8s/yaml-documents.ts';
+import type { Operation } from '../interpreter/types.ts';
 
 export const RIC_API_VERSION = 'config.karmada.io/v1alpha1';
 export const RIC_KIND = 'ResourceInterpreterCustomization';

@@ -1,7 +1,7 @@
 // string.format as gopher-lua implements it: Go's fmt.Sprintf applied to Lua values (gopher-lua's
 // LNumber/LString implement fmt.Formatter). No library does Go fmt semantics over Lua values, so
 // this is hand-written; it covers the verbs, flags, width and precision Go supports for these types.
-import { goFloatV, goInt64, isGoInteger, luaNumberToString } from './numbers.js';
+import { goFloatV, goInt64, isGoInteger, luaNumberToString } from './numbers.ts';
 
 export type FormatArg =
   | { type: 'number'; value: number }

@@ -8,12 +8,12 @@ import type {
   KObject,
   Operation,
   ReplicaResult,
-} from '../interpreter/types.js';
-import { InterpreterError } from '../interpreter/types.js';
-import { currentRequestContext, type RequestContext } from '../interpreter/context.js';
-import { CUSTOMIZATION_RULES } from './customizations.js';
-import type { MergedTarget, ScriptSource } from './merge.js';
-import { compareStrings } from './merge.js';
+} from '../interpreter/types.ts';
+import { InterpreterError } from '../interpreter/types.ts';
+import { currentRequestContext, type RequestContext } from '../interpreter/context.ts';
+import { CUSTOMIZATION_RULES } from './customizations.ts';
+import type { MergedTarget, ScriptSource } from './merge.ts';
+import { compareStrings } from './merge.ts';
 
 export interface LuaCallOptions {
   timeoutMs?: number;

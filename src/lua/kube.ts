@@ -1,11 +1,11 @@
 // Karmada's `kube` Lua module (luavm/kube.go): quantity arithmetic and pod-template helpers backed by
 // the same exact Kubernetes code the TypeScript modules use (src/k8s).
-import { lua, lauxlib, to_luastring } from './fengari.js';
-import { Quantity } from '../k8s/quantity.js';
-import { karmadaPodDependencies, karmadaPodRequirements } from '../k8s/podtemplate.js';
-import { encodeLuaValueDroppingEmptyTables, pushJson } from './convert.js';
-import { lazyResultsMetaRef, pushLazyJson } from './lazy.js';
-import { luaNumberToString } from './numbers.js';
+import { lua, lauxlib, to_luastring } from './fengari.ts';
+import { Quantity } from '../k8s/quantity.ts';
+import { karmadaPodDependencies, karmadaPodRequirements } from '../k8s/podtemplate.ts';
+import { encodeLuaValueDroppingEmptyTables, pushJson } from './convert.ts';
+import { lazyResultsMetaRef, pushLazyJson } from './lazy.ts';
+import { luaNumberToString } from './numbers.ts';
 
 type CFunction = (L: any) => number;
 const utf8 = new TextDecoder('utf-8', { fatal: false });

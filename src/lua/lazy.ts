@@ -7,7 +7,7 @@
 // and a table is plain before any of its contents is observed, so scripts behave exactly as with eager
 // conversion. encodeLuaValue (convert.ts) encodes a table that
 // was never touched straight from its JS value.
-import { fengariTypes as T, lua, lauxlib, lobject, ltable, luaS_bless, luaS_hashlongstr, to_luastring } from './fengari.js';
+import { fengariTypes as T, lua, lauxlib, lobject, ltable, luaS_bless, luaS_hashlongstr, to_luastring } from './fengari.ts';
 
 const TValue = lobject.TValue;
 

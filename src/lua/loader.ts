@@ -1,11 +1,11 @@
 // Loading RIC files into KindInterpreters: find, parse, compile-check, merge, build.
 import { readFileSync } from 'node:fs';
-import type { Customization } from './customizations.js';
-import { CUSTOMIZATION_RULES, parseCustomizationFile } from './customizations.js';
-import { findBuiltinCustomizationFiles, findCustomizationFiles } from './files.js';
-import type { CustomizationRuntime, LuaInterpreterOptions, LuaKindInterpreter } from './interpreter.js';
-import { createLuaInterpreter } from './interpreter.js';
-import { mergeCustomizations } from './merge.js';
+import type { Customization } from './customizations.ts';
+import { CUSTOMIZATION_RULES, parseCustomizationFile } from './customizations.ts';
+import { findBuiltinCustomizationFiles, findCustomizationFiles } from './files.ts';
+import type { CustomizationRuntime, LuaInterpreterOptions, LuaKindInterpreter } from './interpreter.ts';
+import { createLuaInterpreter } from './interpreter.ts';
+import { mergeCustomizations } from './merge.ts';
 
 export interface LoadProblem {
   file: string;

@@ -1,7 +1,7 @@
 // Merging RICs per target exactly as Karmada's declarative config manager does
 // (pkg/resourceinterpreter/customized/declarative/configmanager/{manager.go,accessor.go}).
-import type { Customization, CustomizationField } from './customizations.js';
-import { CUSTOMIZATION_RULES } from './customizations.js';
+import type { Customization, CustomizationField } from './customizations.ts';
+import { CUSTOMIZATION_RULES } from './customizations.ts';
 
 export type SingleScriptField = Exclude<CustomizationField, 'dependencyInterpretation'>;
 

@@ -1,8 +1,8 @@
 // Lua 5.1 / gopher-lua number semantics on top of fengari (Lua 5.3, 32-bit integers).
 // gopher-lua has only float64 numbers and prints them with Go's fmt; scripts written for Karmada
 // rely on that (`tostring(3) == "3"`, `"x" .. 1e15 == "x1000000000000000"`, no integer wrap).
-import { lobject, lvm, to_luastring, luaS_bless } from './fengari.js';
-import { goParseNumber } from './tonumber.js';
+import { lobject, lvm, to_luastring, luaS_bless } from './fengari.ts';
+import { goParseNumber } from './tonumber.ts';
 
 // Numerals are ASCII; bytes map 1:1 so a stray high byte can never parse as a digit.
 const latin1 = new TextDecoder('latin1');

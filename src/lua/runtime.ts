@@ -8,16 +8,16 @@ import type {
   KObject,
   ReplicaRequirements,
   ReplicaResult,
-} from '../interpreter/types.js';
-import { lua } from './fengari.js';
-import { pushInterned } from './lazy.js';
-import { LuaEncodeError, encodeLuaValue, encodeLuaValueDroppingEmptyTables, lastEncodingHadEmptyTables } from './convert.js';
-import { repairEmptyTables } from './emptyrepair.js';
-import { LuaScriptError } from './errors.js';
-import { LuaState } from './state.js';
-import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from './typed.js';
+} from '../interpreter/types.ts';
+import { lua } from './fengari.ts';
+import { pushInterned } from './lazy.ts';
+import { LuaEncodeError, encodeLuaValue, encodeLuaValueDroppingEmptyTables, lastEncodingHadEmptyTables } from './convert.ts';
+import { repairEmptyTables } from './emptyrepair.ts';
+import { LuaScriptError } from './errors.ts';
+import { LuaState } from './state.ts';
+import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from './typed.ts';
 
-export { LuaScriptError } from './errors.js';
+export { LuaScriptError } from './errors.ts';
 
 export interface LuaCallOptions {
   timeoutMs?: number;

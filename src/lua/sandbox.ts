@@ -1,15 +1,15 @@
 // A fengari lua_State set up as Karmada's sandbox (luavm/lua.go setLib + pkg/util/lifted/lua):
 // only the libraries and functions gopher-lua opens there, Lua 5.1 names, the listed base functions
 // raising "not supported", safe string/os/package libraries and `require("kube")`.
-import { lobject, lua, lauxlib, lualib, ltable, to_luastring } from './fengari.js';
-import { goSprintf, type FormatArg } from './goformat.js';
-import { luaNumberToString, patchFengariNumbers } from './numbers.js';
-import { openKube } from './kube.js';
-import { appendEntry, materialize, pushInterned } from './lazy.js';
+import { lobject, lua, lauxlib, lualib, ltable, to_luastring } from './fengari.ts';
+import { goSprintf, type FormatArg } from './goformat.ts';
+import { luaNumberToString, patchFengariNumbers } from './numbers.ts';
+import { openKube } from './kube.ts';
+import { appendEntry, materialize, pushInterned } from './lazy.ts';
 
 const TValue = lobject.TValue;
-import { OS_FUNCTIONS } from './oslib.js';
-import { gopherToNumber } from './tonumber.js';
+import { OS_FUNCTIONS } from './oslib.ts';
+import { gopherToNumber } from './tonumber.ts';
 
 patchFengariNumbers();
 

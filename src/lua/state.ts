@@ -2,12 +2,12 @@
 // environment, the deadline/memory guard in a count hook, and restoration of anything a script
 // changed in the shared library tables.
 import { getHeapStatistics } from 'node:v8';
-import { lua, lauxlib, to_luastring, observeStringAllocations, patternSteps } from './fengari.js';
-import { openSandbox, luaToJsString, pushFreshGlobals, type SandboxHandles } from './sandbox.js';
-import { LuaScriptError } from './errors.js';
-import { toLua53Source } from './source.js';
-import { createLazyMetatable, pushLazyJson, useLazyResults } from './lazy.js';
-import { pushJson } from './convert.js';
+import { lua, lauxlib, to_luastring, observeStringAllocations, patternSteps } from './fengari.ts';
+import { openSandbox, luaToJsString, pushFreshGlobals, type SandboxHandles } from './sandbox.ts';
+import { LuaScriptError } from './errors.ts';
+import { toLua53Source } from './source.ts';
+import { createLazyMetatable, pushLazyJson, useLazyResults } from './lazy.ts';
+import { pushJson } from './convert.ts';
 
 /** Instructions between two deadline checks (a check costs ~50 ns; 1000 instructions ~10-20 µs). */
 const HOOK_INSTRUCTIONS = 1000;
@@ -58,7 +58,10 @@ export class LuaState {
   poisoned = false;
 
   /** @param eagerConversion convert arguments (and kube results) eagerly: the reference, for tests */
-  constructor(private readonly eagerConversion = false) {
+  private readonly eagerConversion: boolean;
+
+  constructor(eagerConversion = false) {
+    this.eagerConversion = eagerConversion;
     const L = lauxlib.luaL_newstate();
     this.L = L;
     this.handles = openSandbox(L, () => this.print);

@@ -2,8 +2,8 @@
 // []Component, []DependentObjectReference), then re-marshalling them as Go would: field names match
 // case-insensitively, unknown fields are ignored, int32/int64 fields reject fractions, Quantity fields
 // accept strings or numbers and come out canonical, omitempty fields disappear when empty.
-import { Quantity } from '../k8s/quantity.js';
-import { goFloatV } from './numbers.js';
+import { Quantity } from '../k8s/quantity.ts';
+import { goFloatV } from './numbers.ts';
 
 type Schema =
   | { kind: 'string' }

@@ -3,9 +3,9 @@
 // some filesystems (NFS, some container mounts) and a ConfigMap volume update is a symlink swap.
 import { createHash } from 'node:crypto';
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
-import { findCustomizationFiles } from './files.js';
-import type { LoadOptions, LoadResult } from './loader.js';
-import { loadCustomizations } from './loader.js';
+import { findCustomizationFiles } from './files.ts';
+import type { LoadOptions, LoadResult } from './loader.ts';
+import { loadCustomizations } from './loader.ts';
 
 export interface WatchOptions extends LoadOptions {
   /** Quiet period after the last change before reloading (editors write files in several steps). */

@@ -2,10 +2,10 @@
 // and its callers), plus the checks Karmada does not make. Karmada stops at the first failing rule and
 // builds no eviction task; here every rule is evaluated and each problem is reported.
 
-import type { StatePreservationRule } from '../interpreter/types.js';
-import { quoteGo } from '../jsonpath/goformat.js';
-import { compileJsonPath, evaluateJsonPath, JsonPathExecError, JsonPathParseError, type CompiledTemplate } from '../jsonpath/index.js';
-import { labelValueErrors, qualifiedNameErrors } from './labels.js';
+import type { StatePreservationRule } from '../interpreter/types.ts';
+import { quoteGo } from '../jsonpath/goformat.ts';
+import { compileJsonPath, evaluateJsonPath, JsonPathExecError, JsonPathParseError, type CompiledTemplate } from '../jsonpath/index.ts';
+import { labelValueErrors, qualifiedNameErrors } from './labels.ts';
 
 export interface RuleMessage {
   aliasLabelName: string;

@@ -2,7 +2,7 @@
 // (policy.karmada.io/v1alpha1, pkg/apis/policy/v1alpha1/propagation_types.go), a bare list of rules,
 // or `{rules: [...]}`.
 
-import type { StatePreservationRule } from '../interpreter/types.js';
+import type { StatePreservationRule } from '../interpreter/types.ts';
 
 export class PreservationInputError extends Error {
   constructor(message: string) {

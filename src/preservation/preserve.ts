@@ -1,9 +1,9 @@
 // One entry point for the `preserve` CLI and `POST /preserve`: reflect the observed object's status
 // with our InterpretStatus, then evaluate the rules against it as Karmada would.
 
-import type { KObject, StatePreservationRule } from '../interpreter/types.js';
-import { evaluatePreservation, type PreservationResult } from './evaluate.js';
-import { PreservationInputError, rulesFromPolicy, validateRules } from './policy.js';
+import type { KObject, StatePreservationRule } from '../interpreter/types.ts';
+import { evaluatePreservation, type PreservationResult } from './evaluate.ts';
+import { PreservationInputError, rulesFromPolicy, validateRules } from './policy.ts';
 
 export interface PreserveInput {
   /** A PropagationPolicy / ClusterPropagationPolicy, a list of rules or {rules: [...]}. */

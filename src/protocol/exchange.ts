@@ -1,10 +1,10 @@
 // One /interpret exchange, independent of the HTTP framework: raw body in, response envelope out.
 // The server, the in-process replay and the tests all go through here, so the wire behaviour is
 // defined in exactly one place. Every path answers an envelope; nothing throws.
-import { interpret, type InterpretOutcome } from '../interpreter/dispatch.js';
-import type { Registry } from '../interpreter/registry.js';
-import { diff, encodePatch } from './patch.js';
-import { envelopeProblem } from './schema.js';
+import { interpret, type InterpretOutcome } from '../interpreter/dispatch.ts';
+import type { Registry } from '../interpreter/registry.ts';
+import { diff, encodePatch } from './patch.ts';
+import { envelopeProblem } from './schema.ts';
 import {
   apiVersionOf,
   failure,
@@ -12,7 +12,7 @@ import {
   type InterpreterContext,
   type InterpreterRequest,
   type InterpreterResponse,
-} from './wire.js';
+} from './wire.ts';
 
 export interface Exchange {
   response: InterpreterContext;

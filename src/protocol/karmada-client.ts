@@ -3,11 +3,11 @@
 // `conformance`, `replay --url` and the end-to-end tests, so we judge ourselves the way Karmada will.
 import { randomUUID } from 'node:crypto';
 import { Agent, request as httpsRequest } from 'node:https';
-import type { InterpretInput } from '../interpreter/dispatch.js';
-import { dependenciesProblem } from '../interpreter/validate.js';
-import type { CaseResults } from '../interpreter/testcases.js';
-import { applyPatch, decodePatch } from './patch.js';
-import { CONTEXT_API_VERSION, CONTEXT_KIND, type InterpreterContext, type InterpreterRequest } from './wire.js';
+import type { InterpretInput } from '../interpreter/dispatch.ts';
+import { dependenciesProblem } from '../interpreter/validate.ts';
+import type { CaseResults } from '../interpreter/testcases.ts';
+import { applyPatch, decodePatch } from './patch.ts';
+import { CONTEXT_API_VERSION, CONTEXT_KIND, type InterpreterContext, type InterpreterRequest } from './wire.ts';
 
 export function karmadaRequest(input: InterpretInput, uid: string = randomUUID()): InterpreterContext {
   const [group, version] = input.apiVersion.includes('/') ? input.apiVersion.split('/') : ['', input.apiVersion];
@@ -41,7 +41,10 @@ export class WebhookClient {
   private readonly agent: Agent;
   private readonly url: URL;
 
-  constructor(url: string, private readonly options: ClientOptions = {}) {
+  private readonly options: ClientOptions;
+
+  constructor(url: string, options: ClientOptions = {}) {
+    this.options = options;
     this.url = new URL(url);
     // Keep-alive and HTTP/1.1, like Go's transport that Karmada uses.
     this.agent = new Agent({ keepAlive: true, maxSockets: 8, ca: options.ca, servername: options.servername, ALPNProtocols: ['http/1.1'] });

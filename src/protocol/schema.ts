@@ -1,8 +1,8 @@
 // ajv validation of the request envelope. Only the envelope is checked: the embedded Kubernetes
 // objects are declared as plain objects and never pruned, coerced or defaulted.
 import { Ajv, type ErrorObject } from 'ajv';
-import type { InterpreterContext } from './wire.js';
-import { CONTEXT_API_VERSION, CONTEXT_KIND } from './wire.js';
+import type { InterpreterContext } from './wire.ts';
+import { CONTEXT_API_VERSION, CONTEXT_KIND } from './wire.ts';
 
 const kubeObject = { type: 'object' } as const;
 

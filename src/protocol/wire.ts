@@ -5,7 +5,7 @@ import type {
   DependentObjectReference,
   KObject,
   ReplicaRequirements,
-} from '../interpreter/types.js';
+} from '../interpreter/types.ts';
 
 export const CONTEXT_API_VERSION = 'config.karmada.io/v1alpha1';
 export const CONTEXT_KIND = 'ResourceInterpreterContext';

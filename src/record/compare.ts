@@ -6,9 +6,9 @@
 // - object key order never matters; array order does (except for the two lists above).
 // The result is a list of differences (path, old, new); empty means unchanged.
 import { isDeepStrictEqual } from 'node:util';
-import { quantityEquals } from '../k8s/quantity.js';
-import { applyPatch, decodePatch } from '../protocol/patch.js';
-import type { InterpreterContext, InterpreterRequest } from '../protocol/wire.js';
+import { quantityEquals } from '../k8s/quantity.ts';
+import { applyPatch, decodePatch } from '../protocol/patch.ts';
+import type { InterpreterContext, InterpreterRequest } from '../protocol/wire.ts';
 
 export interface Difference {
   /** Where, e.g. `object.spec.replicas`, `replicaRequirements.resourceRequest.cpu`, `dependencies[]`. */

@@ -2,7 +2,7 @@
 // one JSON file per exchange with the request envelope as received and our response.
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { InterpreterContext, InterpreterRequest } from '../protocol/wire.js';
+import type { InterpreterContext, InterpreterRequest } from '../protocol/wire.ts';
 
 export interface RecordedExchange {
   request: InterpreterContext;

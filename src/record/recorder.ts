@@ -7,11 +7,11 @@ import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry as PromRegistry } from 'prom-client';
-import type { Exchange } from '../protocol/exchange.js';
-import { CONTEXT_API_VERSION, CONTEXT_KIND } from '../protocol/wire.js';
-import { exchangeText, listExchangeFiles, recordingPath, type RecordedExchange } from './format.js';
-import { redactExchange } from './redact.js';
-import { serverVersion } from './server-version.js';
+import type { Exchange } from '../protocol/exchange.ts';
+import { CONTEXT_API_VERSION, CONTEXT_KIND } from '../protocol/wire.ts';
+import { exchangeText, listExchangeFiles, recordingPath, type RecordedExchange } from './format.ts';
+import { redactExchange } from './redact.ts';
+import { serverVersion } from './server-version.ts';
 
 export const DEFAULT_RECORD_MAX_FILES = 10_000;
 export const DEFAULT_RECORD_QUEUE_SIZE = 1_000;

@@ -5,9 +5,9 @@
 // request keeps its shape (a Retain still copies a value, a container still has an env entry), and
 // the recorded response is rebuilt against the redacted request (see redactExchange), so replaying
 // a redacted file compares like with like instead of reporting the redaction as a change.
-import { applyPatch, decodePatch, diff, encodePatch } from '../protocol/patch.js';
-import type { InterpreterContext } from '../protocol/wire.js';
-import type { RecordedExchange } from './format.js';
+import { applyPatch, decodePatch, diff, encodePatch } from '../protocol/patch.ts';
+import type { InterpreterContext } from '../protocol/wire.ts';
+import type { RecordedExchange } from './format.ts';
 
 export const REDACTED = '<redacted by karmada-interpreter record>';
 

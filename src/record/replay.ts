@@ -1,12 +1,12 @@
 // Replays recorded exchanges against the current build (in process, through handleExchange exactly
 // as the server answers) or a running server (over HTTPS, as Karmada's client sends), and compares
 // each new response with the recorded one semantically (src/record/compare.ts).
-import type { Registry } from '../interpreter/registry.js';
-import { handleExchange } from '../protocol/exchange.js';
-import { WebhookClient, verifyResponse } from '../protocol/karmada-client.js';
-import type { InterpreterContext, InterpreterRequest } from '../protocol/wire.js';
-import { compareResponses, type Difference } from './compare.js';
-import { readExchange, writeExchange } from './format.js';
+import type { Registry } from '../interpreter/registry.ts';
+import { handleExchange } from '../protocol/exchange.ts';
+import { WebhookClient, verifyResponse } from '../protocol/karmada-client.ts';
+import type { InterpreterContext, InterpreterRequest } from '../protocol/wire.ts';
+import { compareResponses, type Difference } from './compare.ts';
+import { readExchange, writeExchange } from './format.ts';
 
 /** Where a recorded request is sent again. */
 export interface ReplayTarget {

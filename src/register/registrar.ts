@@ -3,10 +3,10 @@
 // served kinds change, and periodically to repair drift. Failures are logged and retried with backoff;
 // they never stop the server (Karmada keeps calling us with the last configuration it has).
 import type { Logger } from 'pino';
-import type { ServedKind } from '../interpreter/registry.js';
-import { webhookConfiguration, type WebhookConfigOptions } from '../cli/webhook-config.js';
-import { applyWebhookConfiguration, loadKubeConfig, type ApplyResult, type WebhookConfigurationObject } from './apply.js';
-import { readCaBundle, type CaSource } from './ca-bundle.js';
+import type { ServedKind } from '../interpreter/registry.ts';
+import { webhookConfiguration, type WebhookConfigOptions } from '../cli/webhook-config.ts';
+import { applyWebhookConfiguration, loadKubeConfig, type ApplyResult, type WebhookConfigurationObject } from './apply.ts';
+import { readCaBundle, type CaSource } from './ca-bundle.ts';
 
 export interface RegistrationOptions extends Omit<WebhookConfigOptions, 'caBundle'>, CaSource {
   kubeconfig: string;
@@ -43,13 +43,25 @@ export class Registrar {
   /** Outcome of the last successful apply (for tests and logs). */
   lastResult?: ApplyResult;
 
+  private readonly served: () => ServedKind[];
+  private readonly options: RegistrationOptions;
+  private readonly logger: Logger;
+  private readonly timing: RegistrarTiming;
+  private readonly onResult?: (result: ApplyResult | 'error') => void;
+
   constructor(
-    private readonly served: () => ServedKind[],
-    private readonly options: RegistrationOptions,
-    private readonly logger: Logger,
-    private readonly timing: RegistrarTiming = {},
-    private readonly onResult?: (result: ApplyResult | 'error') => void,
-  ) {}
+    served: () => ServedKind[],
+    options: RegistrationOptions,
+    logger: Logger,
+    timing: RegistrarTiming = {},
+    onResult?: (result: ApplyResult | 'error') => void,
+  ) {
+    this.served = served;
+    this.options = options;
+    this.logger = logger;
+    this.timing = timing;
+    this.onResult = onResult;
+  }
 
   /** Applies now (queued behind a running apply); never rejects. */
   refresh(reason: string): Promise<void> {

@@ -5,16 +5,16 @@
 // with the body limit, probes and the shutdown behaviour.
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
-import { sniffUid, type Exchange } from '../protocol/exchange.js';
-import { failure } from '../protocol/wire.js';
-import type { Registry } from '../interpreter/registry.js';
-import { readLimitedBody, type LimitedBody } from './body.js';
-import { BodyBudget, reservedBytes } from './body-budget.js';
-import { createInterpretEndpoint } from './interpret-endpoint.js';
-import { interpretServerFactory } from './interpret-server.js';
-import { Metrics } from './metrics.js';
-import { registerPreserveRoute } from './preserve-route.js';
-import { Readiness } from './readiness.js';
+import { sniffUid, type Exchange } from '../protocol/exchange.ts';
+import { failure } from '../protocol/wire.ts';
+import type { Registry } from '../interpreter/registry.ts';
+import { readLimitedBody, type LimitedBody } from './body.ts';
+import { BodyBudget, reservedBytes } from './body-budget.ts';
+import { createInterpretEndpoint } from './interpret-endpoint.ts';
+import { interpretServerFactory } from './interpret-server.ts';
+import { Metrics } from './metrics.ts';
+import { registerPreserveRoute } from './preserve-route.ts';
+import { Readiness } from './readiness.ts';
 
 export interface AppOptions {
   registry: Registry;

@@ -34,7 +34,11 @@ export class BodyBudget {
   private used = 0;
   private readonly queue: Waiting[] = [];
 
-  constructor(readonly limitBytes: number) {}
+  readonly limitBytes: number;
+
+  constructor(limitBytes: number) {
+    this.limitBytes = limitBytes;
+  }
 
   /** Bytes reserved by calls being read or worked on. */
   get bytesInUse(): number {

@@ -3,7 +3,7 @@
 // cores the two overlap instead of adding up (serve starts this before it imports the rest).
 // This file is both sides: the parent's `generateOnWorker` and, when loaded as our worker, the job.
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { GeneratedCertificates } from './certificates.js';
+import type { GeneratedCertificates } from './certificates.ts';
 
 const JOB = 'karmada-interpreter-webhook/self-signed';
 
@@ -31,7 +31,7 @@ export function generateOnWorker(extraSans: string[]): Promise<GeneratedCertific
 if (!isMainThread && (workerData as { job?: string } | null)?.job === JOB) {
   const { extraSans } = workerData as { extraSans: string[] };
   try {
-    const { generateSelfSigned } = await import('./certificates.js');
+    const { generateSelfSigned } = await import('./certificates.ts');
     parentPort!.postMessage({ generated: await generateSelfSigned(extraSans) });
   } catch (error) {
     parentPort!.postMessage({ error: error instanceof Error ? error.message : String(error) });

@@ -38,7 +38,7 @@ import {
 } from '@peculiar/asn1-x509';
 import { createHash, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
-import { DEFAULT_SANS } from './default-sans.js';
+import { DEFAULT_SANS } from './default-sans.ts';
 
 export interface GeneratedCertificates {
   caPem: string;

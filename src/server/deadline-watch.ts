@@ -14,7 +14,11 @@ export class DeadlineWatch {
   private readonly pending = new Set<Watched>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly tickMs = DEADLINE_TICK_MS) {}
+  private readonly tickMs: number;
+
+  constructor(tickMs = DEADLINE_TICK_MS) {
+    this.tickMs = tickMs;
+  }
 
   /** Calls onExpire once, about ms from now, unless done() is called first. */
   watch(ms: number, onExpire: () => void): Watched {

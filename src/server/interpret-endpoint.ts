@@ -3,13 +3,13 @@
 // deadline, then the log line, metrics and recording, and the JSON answer. The wire rules themselves
 // are in src/protocol/exchange.ts.
 import type { Logger } from 'pino';
-import { runWithRequestContext, type RequestContext } from '../interpreter/context.js';
-import type { Registry } from '../interpreter/registry.js';
-import { handleExchange, sniffUid, type Exchange, type RawInterpretRequest } from '../protocol/exchange.js';
-import { failure } from '../protocol/wire.js';
-import { answerWithinMs } from './deadline.js';
-import { DeadlineWatch } from './deadline-watch.js';
-import type { Metrics } from './metrics.js';
+import { runWithRequestContext, type RequestContext } from '../interpreter/context.ts';
+import type { Registry } from '../interpreter/registry.ts';
+import { handleExchange, sniffUid, type Exchange, type RawInterpretRequest } from '../protocol/exchange.ts';
+import { failure } from '../protocol/wire.ts';
+import { answerWithinMs } from './deadline.ts';
+import { DeadlineWatch } from './deadline-watch.ts';
+import type { Metrics } from './metrics.ts';
 
 export interface InterpretEndpointOptions {
   registry: Registry;
@@ -86,11 +86,15 @@ export function createInterpretEndpoint(options: InterpretEndpointOptions): Inte
 /** The request context Lua calls read: the uid (looked up only if a script prints) and the deadline. */
 class CallContext implements RequestContext {
   private sniffed: string | undefined;
-  constructor(
-    private readonly body: Buffer | string | undefined,
-    readonly log: Logger,
-    readonly deadline: number,
-  ) {}
+  private readonly body: Buffer | string | undefined;
+  readonly log: Logger;
+  readonly deadline: number;
+
+  constructor(body: Buffer | string | undefined, log: Logger, deadline: number) {
+    this.body = body;
+    this.log = log;
+    this.deadline = deadline;
+  }
 
   get uid(): string {
     return (this.sniffed ??= sniffUid(this.body));

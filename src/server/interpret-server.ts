@@ -7,10 +7,10 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Logger } from 'pino';
-import { failure } from '../protocol/wire.js';
-import { readLimitedBody } from './body.js';
-import { reservedBytes, type BodyBudget } from './body-budget.js';
-import type { InterpretEndpoint } from './interpret-endpoint.js';
+import { failure } from '../protocol/wire.ts';
+import { readLimitedBody } from './body.ts';
+import { reservedBytes, type BodyBudget } from './body-budget.ts';
+import type { InterpretEndpoint } from './interpret-endpoint.ts';
 
 export interface InterpretServerOptions {
   https: { cert: string; key: string } | null | undefined;

@@ -1,9 +1,9 @@
 // An in-process HTTPS server on loopback with a fresh self-signed CA: what `conformance`, the
 // end-to-end tests and the benchmark talk to, so they exercise the real TLS + HTTP path.
 import { pino, type Logger } from 'pino';
-import type { Registry } from '../interpreter/registry.js';
-import { buildApp, type AppOptions } from './app.js';
-import { generateSelfSigned } from './certificates.js';
+import type { Registry } from '../interpreter/registry.ts';
+import { buildApp, type AppOptions } from './app.ts';
+import { generateSelfSigned } from './certificates.ts';
 
 export interface LocalServer {
   url: string;

@@ -1,8 +1,8 @@
 // Lua-side metrics, read from the runtime and the customization loader when Prometheus scrapes.
 // Per-call counts and durations of Lua scripts are the request metrics with source="lua".
 import { Counter, Gauge } from 'prom-client';
-import type { LoadedRegistry } from '../interpreter/setup.js';
-import { METRIC_PREFIX, type Metrics } from './metrics.js';
+import type { LoadedRegistry } from '../interpreter/setup.ts';
+import { METRIC_PREFIX, type Metrics } from './metrics.ts';
 
 export class LuaMetrics {
   readonly reloads: Counter<'result'>;

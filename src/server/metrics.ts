@@ -2,9 +2,9 @@
 // process). Label values are bounded: kinds we do not serve and unknown operations are folded into
 // "other", so a caller cannot grow the series without limit.
 import { Counter, Gauge, Registry as PromRegistry, collectDefaultMetrics } from 'prom-client';
-import { OPERATIONS } from '../interpreter/types.js';
-import type { BodyBudget } from './body-budget.js';
-import { RequestMetrics } from './request-metrics.js';
+import { OPERATIONS } from '../interpreter/types.ts';
+import type { BodyBudget } from './body-budget.ts';
+import { RequestMetrics } from './request-metrics.ts';
 
 export const METRIC_PREFIX = 'karmada_interpreter_';
 

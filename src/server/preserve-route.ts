@@ -1,11 +1,11 @@
 // POST /preserve: preview failover state preservation for tools and UIs (Karmada never calls it).
 // Body {"policy" | "rules", "observedObject"}; answer {"labels", "errors", "warnings"} as the CLI's -o json.
 import type { FastifyInstance } from 'fastify';
-import type { Registry } from '../interpreter/registry.js';
-import { statusReflector } from '../interpreter/reflect.js';
-import { InterpreterError } from '../interpreter/types.js';
-import { PreservationInputError, preserveForObject } from '../preservation/index.js';
-import type { LimitedBody } from './body.js';
+import type { Registry } from '../interpreter/registry.ts';
+import { statusReflector } from '../interpreter/reflect.ts';
+import { InterpreterError } from '../interpreter/types.ts';
+import { PreservationInputError, preserveForObject } from '../preservation/index.ts';
+import type { LimitedBody } from './body.ts';
 
 export function registerPreserveRoute(app: FastifyInstance, registry: Registry): void {
   const reflect = statusReflector(registry);

@@ -9,9 +9,9 @@ import { lstat, mkdir, mkdtemp, open, readFile, rename, rm, stat, writeFile } fr
 import { homedir, tmpdir } from 'node:os';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import type { GeneratedCertificates } from './certificates.js';
-import { DEFAULT_SANS } from './default-sans.js';
-import { generateOnWorker } from './certificate-worker.js';
+import type { GeneratedCertificates } from './certificates.ts';
+import { DEFAULT_SANS } from './default-sans.ts';
+import { generateOnWorker } from './certificate-worker.ts';
 
 export interface SelfSignedFiles {
   dir: string;
@@ -153,7 +153,7 @@ async function generate(extraSans: string[]): Promise<GeneratedCertificates> {
   try {
     return await generateOnWorker(extraSans);
   } catch {
-    const { generateSelfSigned } = await import('./certificates.js');
+    const { generateSelfSigned } = await import('./certificates.ts');
     return generateSelfSigned(extraSans);
   }
 }

@@ -1,17 +1,17 @@
 // The running server: logger, registry, TLS (with rotation), app, optional registration, graceful
 // shutdown. Started by `serve` (src/cli/serve.ts), which begins the certificate work before importing this.
 import { pino } from 'pino';
-import type { ServeConfig } from '../config.js';
-import { createRegistry } from '../interpreter/setup.js';
-import { ExchangeRecorder } from '../record/recorder.js';
-import type { Registrar } from '../register/registrar.js';
-import { buildApp } from './app.js';
-import { LuaMetrics } from './lua-metrics.js';
-import { Metrics } from './metrics.js';
-import { Readiness } from './readiness.js';
-import { DEFAULT_SANS } from './default-sans.js';
-import type { SelfSignedFiles } from './self-signed-store.js';
-import { CertificateWatcher, readKeyPair } from './tls.js';
+import type { ServeConfig } from '../config.ts';
+import { createRegistry } from '../interpreter/setup.ts';
+import { ExchangeRecorder } from '../record/recorder.ts';
+import type { Registrar } from '../register/registrar.ts';
+import { buildApp } from './app.ts';
+import { LuaMetrics } from './lua-metrics.ts';
+import { Metrics } from './metrics.ts';
+import { Readiness } from './readiness.ts';
+import { DEFAULT_SANS } from './default-sans.ts';
+import type { SelfSignedFiles } from './self-signed-store.ts';
+import { CertificateWatcher, readKeyPair } from './tls.ts';
 
 export interface ServingCertificate {
   certFile: string;
@@ -100,7 +100,7 @@ export async function startServing(config: ServeConfig, certificate: Promise<Ser
 
   if (config.register) {
     // Loaded only with --register: @kubernetes/client-node alone takes ~0.9 s to import.
-    const { Registrar } = await import('../register/registrar.js');
+    const { Registrar } = await import('../register/registrar.ts');
     const { Counter } = await import('prom-client');
     const registrations = new Counter({
       name: 'karmada_interpreter_registrations_total',

@@ -48,13 +48,16 @@ export class CertificateWatcher {
   private current: string;
   private reloading = Promise.resolve();
 
-  constructor(
-    private readonly certFile: string,
-    private readonly keyFile: string,
-    initial: KeyPair,
-    private readonly events: WatcherEvents,
-    private readonly options: { pollMs?: number; debounceMs?: number } = {},
-  ) {
+  private readonly certFile: string;
+  private readonly keyFile: string;
+  private readonly events: WatcherEvents;
+  private readonly options: { pollMs?: number; debounceMs?: number };
+
+  constructor(certFile: string, keyFile: string, initial: KeyPair, events: WatcherEvents, options: { pollMs?: number; debounceMs?: number } = {}) {
+    this.certFile = certFile;
+    this.keyFile = keyFile;
+    this.events = events;
+    this.options = options;
     this.current = initial.fingerprint;
   }
 

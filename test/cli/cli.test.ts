@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { cli } from './run-cli.js';
+import { cli } from './run-cli.ts';
 
 const CLONESET = 'examples/requests/cloneset-revisereplica.json';
 

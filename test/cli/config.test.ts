@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseDuration, parseSize, serveConfig } from '../../src/config.js';
+import { ConfigError, parseDuration, parseSize, serveConfig } from '../../src/config.ts';
 
 describe('serve configuration', () => {
   it('has working defaults', () => {

@@ -1,8 +1,8 @@
-// Runs the real CLI in a child process (through tsx, so tests need no build step).
+// Runs the real CLI from its TypeScript sources in a child process (Node runs them directly: no build step).
 import { spawnSync } from 'node:child_process';
 
 export function cli(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const result = spawnSync(process.execPath, ['src/cli.ts', ...args], {
     encoding: 'utf8',
     input,
     env: { ...process.env, NODE_NO_WARNINGS: '1' },

@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVE_OPTIONS } from '../../src/config.js';
+import { SERVE_OPTIONS } from '../../src/config.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -49,9 +49,9 @@ const all = (s: Stage, op: string) => s.instructions.filter((i) => i.op === op);
 const jsonArgs = (s: Stage, op: string) => JSON.parse(all(s, op).at(-1)!.args) as string[];
 
 describe('Dockerfile', () => {
-  it('is multi-stage and runs on a small distroless Node 20 base as uid 65532', () => {
+  it('is multi-stage and runs on a small distroless Node 26 base as uid 65532', () => {
     expect(stages.length).toBeGreaterThanOrEqual(3);
-    expect(runtime.base).toMatch(/^gcr\.io\/distroless\/nodejs20-debian12:nonroot(@sha256:[0-9a-f]{64})?$/);
+    expect(runtime.base).toMatch(/^gcr\.io\/distroless\/nodejs26-debian13:nonroot(@sha256:[0-9a-f]{64})?$/);
     // A numeric uid: kubelet can only enforce runAsNonRoot when the image user is numeric.
     expect(all(runtime, 'USER').at(-1)!.args).toMatch(/^65532(:65532)?$/);
   });

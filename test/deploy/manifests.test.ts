@@ -8,10 +8,10 @@ import { dirname, join, relative, resolve } from 'node:path';
 import fastJsonPatch from 'fast-json-patch';
 import { parseAllDocuments, parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { serveConfig } from '../../src/config.js';
-import { renderWebhookConfiguration, WEBHOOK_CONFIGURATION_FILE, WEBHOOK_URL } from '../../scripts/update-manifests.js';
-import { builtinModelFor, checkAgainstModel } from '../support/k8s-schema.js';
-import { checkAgainstSchema } from './manifest-schemas.js';
+import { serveConfig } from '../../src/config.ts';
+import { renderWebhookConfiguration, WEBHOOK_CONFIGURATION_FILE, WEBHOOK_URL } from '../../scripts/update-manifests.ts';
+import { builtinModelFor, checkAgainstModel } from '../support/k8s-schema.ts';
+import { checkAgainstSchema } from './manifest-schemas.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MANIFESTS = join(ROOT, 'manifests');

@@ -2,9 +2,9 @@
 // ReviseReplica and Retain a deep copy; AggregateStatus its own status, sharing the rest with the
 // request. The request object must come out unchanged either way.
 import { describe, expect, it } from 'vitest';
-import { interpret } from '../../src/interpreter/dispatch.js';
-import { Registry } from '../../src/interpreter/registry.js';
-import type { KindInterpreter, KObject } from '../../src/interpreter/types.js';
+import { interpret } from '../../src/interpreter/dispatch.ts';
+import { Registry } from '../../src/interpreter/registry.ts';
+import type { KindInterpreter, KObject } from '../../src/interpreter/types.ts';
 
 const seen: Record<string, KObject> = {};
 const probe: KindInterpreter = {

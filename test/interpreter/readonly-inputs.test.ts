@@ -5,10 +5,10 @@
 // dispatcher's private copy must leave the frozen request object untouched for the mutating operations
 // (AggregateStatus gets its own status only: a module changing anything else in the object throws here).
 import { afterAll, describe, expect, it } from 'vitest';
-import { interpret } from '../../src/interpreter/dispatch.js';
-import { createRegistry } from '../../src/interpreter/setup.js';
-import { caseInput, compareResults, loadTestCases, resultsOf } from '../../src/interpreter/testcases.js';
-import { findTestdataFiles } from '../../src/interpreter/testrunner.js';
+import { interpret } from '../../src/interpreter/dispatch.ts';
+import { createRegistry } from '../../src/interpreter/setup.ts';
+import { caseInput, compareResults, loadTestCases, resultsOf } from '../../src/interpreter/testcases.ts';
+import { findTestdataFiles } from '../../src/interpreter/testrunner.ts';
 
 const loaded = await createRegistry();
 afterAll(() => loaded.close());

@@ -2,7 +2,7 @@
 // not pin down; each name says which piece of the Go code the expectation comes from.
 
 import { describe, expect, it } from 'vitest';
-import { compileJsonPath, evaluateJsonPath, executeJsonPath, JsonPathExecError } from '../../src/jsonpath/index.js';
+import { compileJsonPath, evaluateJsonPath, executeJsonPath, JsonPathExecError } from '../../src/jsonpath/index.ts';
 
 function run(template: string, data: unknown, allowMissingKeys = false): string {
   return executeJsonPath(template, data, { allowMissingKeys });

@@ -3,7 +3,7 @@
 // in declaration order, JSON maps in sorted key order, so those expectations are adapted and say so.
 
 import { describe, expect, it } from 'vitest';
-import { executeJsonPath, JsonPathExecError } from '../../src/jsonpath/index.js';
+import { executeJsonPath, JsonPathExecError } from '../../src/jsonpath/index.ts';
 
 type Case = [name: string, template: string, data: unknown, expected: string];
 

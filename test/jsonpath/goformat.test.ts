@@ -7,8 +7,8 @@ import {
   marshalJsonString,
   quoteGo,
   sprintGoValue,
-} from '../../src/jsonpath/goformat.js';
-import { GoByte, GoInt, INVALID } from '../../src/jsonpath/values.js';
+} from '../../src/jsonpath/goformat.ts';
+import { GoByte, GoInt, INVALID } from '../../src/jsonpath/values.ts';
 
 describe('formatGoFloat = fmt %v of a float64 (strconv g, shortest, exponent when exp < -4 || exp >= 6)', () => {
   const cases: Array<[number, string]> = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileJsonPath, JsonPathParseError } from '../../src/jsonpath/index.js';
-import type { JsonPathNode, ListNode } from '../../src/jsonpath/nodes.js';
-import { unquoteExtend } from '../../src/jsonpath/parser.js';
+import { compileJsonPath, JsonPathParseError } from '../../src/jsonpath/index.ts';
+import type { JsonPathNode, ListNode } from '../../src/jsonpath/nodes.ts';
+import { unquoteExtend } from '../../src/jsonpath/parser.ts';
 
 const list = (...nodes: JsonPathNode[]): ListNode => ({ type: 'list', nodes });
 const text = (value: string): JsonPathNode => ({ type: 'text', text: value });

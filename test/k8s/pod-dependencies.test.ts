@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { karmadaPodDependencies, podTemplateDependencies } from '../../src/k8s/podtemplate.js';
+import { karmadaPodDependencies, podTemplateDependencies } from '../../src/k8s/podtemplate.ts';
 
 /** kinds.md §7.1 C8: CloneSet template whose `data` volume comes from a volumeClaimTemplate. */
 const c8Template = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InterpreterError } from '../../src/interpreter/types.js';
-import { karmadaPodRequirements, podTemplateRequirements } from '../../src/k8s/podtemplate.js';
-import { isScalarResourceName } from '../../src/k8s/resource-names.js';
+import { InterpreterError } from '../../src/interpreter/types.ts';
+import { karmadaPodRequirements, podTemplateRequirements } from '../../src/k8s/podtemplate.ts';
+import { isScalarResourceName } from '../../src/k8s/resource-names.ts';
 
 /** kinds.md §7.1 C1: the CloneSet pod template with a native sidecar and an ordinary init container. */
 function c1Template() {

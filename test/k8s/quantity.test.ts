@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Quantity, QuantityParseError, canonicalQuantity, quantityEquals } from '../../src/k8s/quantity.js';
+import { Quantity, QuantityParseError, canonicalQuantity, quantityEquals } from '../../src/k8s/quantity.ts';
 
 // Expected strings come from apimachinery pkg/api/resource/quantity_test.go (TestQuantityParse,
 // TestQuantityString, TestQuantityParseEmit, TestMilliNewSet, TestNewSet, TestAdd, TestSub, ...) and from

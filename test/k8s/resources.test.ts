@@ -4,7 +4,7 @@ import {
   canonicalResourceList,
   maxResourceLists,
   resourceListsEqual,
-} from '../../src/k8s/resources.js';
+} from '../../src/k8s/resources.ts';
 
 describe('addResourceLists', () => {
   it('sums per resource and keeps names present on one side only', () => {

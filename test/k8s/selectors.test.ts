@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidLabelValue, labelSelectorErrors, labelSelectorMatches } from '../../src/k8s/selectors.js';
+import { isValidLabelValue, labelSelectorErrors, labelSelectorMatches } from '../../src/k8s/selectors.ts';
 
 describe('labelSelectorMatches', () => {
   const labels = { app: 'web', tier: 'frontend', 'app.kubernetes.io/version': '1.2' };

@@ -1,6 +1,6 @@
 // YAML read as sigs.k8s.io/yaml (go-yaml v2) reads it, for test cases, customization files and CLI inputs.
 import { describe, expect, it } from 'vitest';
-import { readYamlDocuments } from '../../src/k8s/yaml-documents.js';
+import { readYamlDocuments } from '../../src/k8s/yaml-documents.ts';
 
 describe('readYamlDocuments', () => {
   it('folds a quoted scalar whose continuation is not indented past its key, as go-yaml does', () => {

@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { cloneSet } from '../../interpreters/apps.kruise.io/v1alpha1/CloneSet/index.js';
-import { advancedStatefulSet } from '../../interpreters/apps.kruise.io/v1beta1/StatefulSet/index.js';
-import { Registry } from '../../src/interpreter/registry.js';
-import { compareResults, loadTestCases } from '../../src/interpreter/testcases.js';
-import { findTestdataFiles, runCaseInProcess } from '../../src/interpreter/testrunner.js';
+import { cloneSet } from '../../interpreters/apps.kruise.io/v1alpha1/CloneSet/index.ts';
+import { advancedStatefulSet } from '../../interpreters/apps.kruise.io/v1beta1/StatefulSet/index.ts';
+import { Registry } from '../../src/interpreter/registry.ts';
+import { compareResults, loadTestCases } from '../../src/interpreter/testcases.ts';
+import { findTestdataFiles, runCaseInProcess } from '../../src/interpreter/testrunner.ts';
 
 const registry = new Registry({ 'builtin-ts': [cloneSet, advancedStatefulSet] });
 const conformance = (path: string) => fileURLToPath(new URL(`../../../shared/conformance/karmada/apps.kruise.io/${path}/testdata`, import.meta.url));

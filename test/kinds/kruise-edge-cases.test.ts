@@ -3,14 +3,14 @@
 // produce valid labels.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeConditions } from '../../interpreters/apps.kruise.io/shared/conditions.js';
-import { formatLabelSelector } from '../../interpreters/apps.kruise.io/shared/labelselector.js';
-import { cloneSet } from '../../interpreters/apps.kruise.io/v1alpha1/CloneSet/index.js';
-import { advancedStatefulSet, PROPAGATE_GOVERNING_SERVICE_ANNOTATION } from '../../interpreters/apps.kruise.io/v1beta1/StatefulSet/index.js';
-import { InterpreterError, type AggregatedStatusItem, type KObject } from '../../src/interpreter/types.js';
-import { evaluatePreservation } from '../../src/preservation/index.js';
-import { interpret } from '../../src/interpreter/dispatch.js';
-import { Registry } from '../../src/interpreter/registry.js';
+import { mergeConditions } from '../../interpreters/apps.kruise.io/shared/conditions.ts';
+import { formatLabelSelector } from '../../interpreters/apps.kruise.io/shared/labelselector.ts';
+import { cloneSet } from '../../interpreters/apps.kruise.io/v1alpha1/CloneSet/index.ts';
+import { advancedStatefulSet, PROPAGATE_GOVERNING_SERVICE_ANNOTATION } from '../../interpreters/apps.kruise.io/v1beta1/StatefulSet/index.ts';
+import { InterpreterError, type AggregatedStatusItem, type KObject } from '../../src/interpreter/types.ts';
+import { evaluatePreservation } from '../../src/preservation/index.ts';
+import { interpret } from '../../src/interpreter/dispatch.ts';
+import { Registry } from '../../src/interpreter/registry.ts';
 
 const cs = (spec?: KObject, extra: KObject = {}): KObject => ({
   apiVersion: 'apps.kruise.io/v1alpha1',

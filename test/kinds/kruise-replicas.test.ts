@@ -2,7 +2,7 @@
 // checked over arbitrary allocations rather than a few hand-picked numbers.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scaledValueFromIntOrPercent, splitBudget, splitKeepBack } from '../../src/k8s/replicas.js';
+import { scaledValueFromIntOrPercent, splitBudget, splitKeepBack } from '../../src/k8s/replicas.ts';
 
 /** A total T ≥ 1 and a split of it into 1..6 positive shares (what a Divided binding assigns). */
 const allocation = fc

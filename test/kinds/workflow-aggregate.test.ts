@@ -1,8 +1,8 @@
 // Workflow AggregateStatus edge cases: order independence, idempotence, and what one cluster copies.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aggregateStatus } from '../../interpreters/argoproj.io/v1alpha1/Workflow/aggregate.js';
-import type { AggregatedStatusItem } from '../../src/interpreter/types.js';
+import { aggregateStatus } from '../../interpreters/argoproj.io/v1alpha1/Workflow/aggregate.ts';
+import type { AggregatedStatusItem } from '../../src/interpreter/types.ts';
 
 const template = () => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: 'w', namespace: 'ci' }, spec: { entrypoint: 'main' } });
 

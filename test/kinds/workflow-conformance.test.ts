@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createRegistry } from '../../src/interpreter/setup.js';
-import { compareResults, loadTestCases, type TestCase } from '../../src/interpreter/testcases.js';
-import { findTestdataFiles, runCaseInProcess } from '../../src/interpreter/testrunner.js';
+import { createRegistry } from '../../src/interpreter/setup.ts';
+import { compareResults, loadTestCases, type TestCase } from '../../src/interpreter/testcases.ts';
+import { findTestdataFiles, runCaseInProcess } from '../../src/interpreter/testrunner.ts';
 
 const conformanceDir = fileURLToPath(new URL('../../../shared/conformance/karmada/argoproj.io/v1alpha1/Workflow/testdata', import.meta.url));
 const kindDir = fileURLToPath(new URL('../../interpreters/argoproj.io/v1alpha1/Workflow', import.meta.url));

@@ -1,8 +1,8 @@
 // Workflow InterpretDependency edge cases: de-duplication, order, exclusions, and what is not parsed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { getDependencies } from '../../interpreters/argoproj.io/v1alpha1/Workflow/dependencies.js';
-import type { DependentObjectReference } from '../../src/interpreter/types.js';
+import { getDependencies } from '../../interpreters/argoproj.io/v1alpha1/Workflow/dependencies.ts';
+import type { DependentObjectReference } from '../../src/interpreter/types.ts';
 
 function workflow(spec: Record<string, unknown>, namespace = 'ci'): Record<string, any> {
   return { apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: 'w', namespace }, spec };

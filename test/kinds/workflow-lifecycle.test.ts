@@ -1,8 +1,8 @@
 // Workflow Retain, ReviseReplica and InterpretHealth edge cases beyond the Karmada-format testdata.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { interpretHealth } from '../../interpreters/argoproj.io/v1alpha1/Workflow/health.js';
-import { retain, reviseReplica } from '../../interpreters/argoproj.io/v1alpha1/Workflow/retain.js';
+import { interpretHealth } from '../../interpreters/argoproj.io/v1alpha1/Workflow/health.ts';
+import { retain, reviseReplica } from '../../interpreters/argoproj.io/v1alpha1/Workflow/retain.ts';
 
 const suspendValue = fc.option(fc.boolean(), { nil: undefined });
 const shutdownValue = fc.option(fc.constantFrom('', 'Stop', 'Terminate'), { nil: undefined });

@@ -2,8 +2,8 @@
 // pod-level resources, native sidecars, and the single node claim.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { getReplicas } from '../../interpreters/argoproj.io/v1alpha1/Workflow/requirements.js';
-import { InterpreterError } from '../../src/interpreter/types.js';
+import { getReplicas } from '../../interpreters/argoproj.io/v1alpha1/Workflow/requirements.ts';
+import { InterpreterError } from '../../src/interpreter/types.ts';
 
 function workflow(spec: Record<string, unknown>): Record<string, any> {
   return { apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: 'w', namespace: 'ci' }, spec };

@@ -2,10 +2,10 @@
 // recommended preservation rules always evaluate to valid label values.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { preservation } from '../../interpreters/argoproj.io/v1alpha1/Workflow/preservation.js';
-import { reflectStatus } from '../../interpreters/argoproj.io/v1alpha1/Workflow/status.js';
-import { executeJsonPath } from '../../src/jsonpath/index.js';
-import { isQualifiedName } from '../../src/k8s/resource-names.js';
+import { preservation } from '../../interpreters/argoproj.io/v1alpha1/Workflow/preservation.ts';
+import { reflectStatus } from '../../interpreters/argoproj.io/v1alpha1/Workflow/status.ts';
+import { executeJsonPath } from '../../src/jsonpath/index.ts';
+import { isQualifiedName } from '../../src/k8s/resource-names.ts';
 
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const REFLECTED_KEYS = ['phase', 'startedAt', 'finishedAt', 'estimatedDuration', 'progress', 'message', 'conditions', 'outputs', 'resourcesDuration', 'nodeSummary', 'suspended', 'shutdown'];

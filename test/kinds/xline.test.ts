@@ -2,14 +2,14 @@
 // registration); the testdata under interpreters/*/v1alpha1/XlineCluster/testdata covers the rest.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { builtinInterpreters } from '../../interpreters/index.js';
-import { xlineClusterInterpreter as xline } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/index.js';
-import { placementVerdict } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/quorum.js';
-import { XLINE_APIS } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/versions.js';
-import { interpret } from '../../src/interpreter/dispatch.js';
-import { Registry } from '../../src/interpreter/registry.js';
-import { InterpreterError, type KObject } from '../../src/interpreter/types.js';
-import { evaluatePreservation } from '../../src/preservation/index.js';
+import { builtinInterpreters } from '../../interpreters/index.ts';
+import { xlineClusterInterpreter as xline } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/index.ts';
+import { placementVerdict } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/quorum.ts';
+import { XLINE_APIS } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/versions.ts';
+import { interpret } from '../../src/interpreter/dispatch.ts';
+import { Registry } from '../../src/interpreter/registry.ts';
+import { InterpreterError, type KObject } from '../../src/interpreter/types.ts';
+import { evaluatePreservation } from '../../src/preservation/index.ts';
 
 const GO = 'xline.io.datenlord.com/v1alpha1';
 const RUST = 'xlineoperator.xline.cloud/v1alpha1';

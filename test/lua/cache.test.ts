@@ -1,7 +1,7 @@
 // Compile-once cache, pooled states and compile checks.
 import { describe, expect, it } from 'vitest';
-import { LuaRuntime, LuaScriptError } from '../../src/lua/runtime.js';
-import { workload } from './helpers.js';
+import { LuaRuntime, LuaScriptError } from '../../src/lua/runtime.ts';
+import { workload } from './helpers.ts';
 
 const healthy = `function InterpretHealth(obj) return obj.status.readyReplicas >= 2 end`;
 

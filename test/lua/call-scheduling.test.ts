@@ -2,8 +2,8 @@
 // until Lua has held one loop iteration for 20 ms; later calls queue and run one per iteration, in
 // arrival order, so I/O and timers are served in between.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { LuaRuntime } from '../../src/lua/runtime.js';
-import { workload } from './helpers.js';
+import { LuaRuntime } from '../../src/lua/runtime.ts';
+import { workload } from './helpers.ts';
 
 const printing = `function InterpretHealth(o) print(o.metadata.name) return true end`;
 const runaway = `function InterpretHealth(o) while true do end end`;

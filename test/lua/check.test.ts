@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/check.js';
-import { alignColumns, checkCustomizationFiles } from '../../src/lua/check.js';
-import { FakeRuntime } from './fake-runtime.js';
+import { run } from '../../src/cli/check.ts';
+import { alignColumns, checkCustomizationFiles } from '../../src/lua/check.ts';
+import { FakeRuntime } from './fake-runtime.ts';
 
 let dir: string;
 beforeEach(() => {

@@ -1,7 +1,7 @@
 // The per-state compiled-chunk cache is bounded and drops the least recently used chunk.
 import { describe, expect, it } from 'vitest';
-import { LuaRuntime } from '../../src/lua/runtime.js';
-import { MAX_CHUNKS_PER_STATE } from '../../src/lua/state.js';
+import { LuaRuntime } from '../../src/lua/runtime.ts';
+import { MAX_CHUNKS_PER_STATE } from '../../src/lua/state.ts';
 
 const script = (i: number) => `function InterpretHealth(o) return ${i} >= 0 end`;
 const obj = { apiVersion: 'v1', kind: 'X' };

@@ -1,8 +1,8 @@
 // Golden tests for ConvertLuaResultInto (spec §5.5): gopher-json encoding, empty-table repair per
 // operation, typed decoding, and the errors Karmada raises.
 import { afterAll, describe, expect, it } from 'vitest';
-import { LuaRuntime, LuaScriptError } from '../../src/lua/runtime.js';
-import { reflectScript, workload } from './helpers.js';
+import { LuaRuntime, LuaScriptError } from '../../src/lua/runtime.ts';
+import { reflectScript, workload } from './helpers.ts';
 
 const rt = new LuaRuntime();
 afterAll(() => rt.close());

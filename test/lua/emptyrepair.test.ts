@@ -1,7 +1,7 @@
 // Direct golden tests of the two pure steps of ConvertLuaResultInto after encoding.
 import { describe, expect, it } from 'vitest';
-import { repairEmptyTables } from '../../src/lua/emptyrepair.js';
-import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from '../../src/lua/typed.js';
+import { repairEmptyTables } from '../../src/lua/emptyrepair.ts';
+import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from '../../src/lua/typed.ts';
 
 describe('repairEmptyTables', () => {
   const reference = {

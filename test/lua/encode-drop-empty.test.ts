@@ -3,7 +3,7 @@
 // gives: every empty table below the top deleted, judged on the encoding (parents emptied by the
 // deletions stay), for Lua-built tables and untouched (lazy) input tables alike, and the same errors.
 import { afterAll, describe, expect, it } from 'vitest';
-import { LuaRuntime } from '../../src/lua/runtime.js';
+import { LuaRuntime } from '../../src/lua/runtime.ts';
 
 const rt = new LuaRuntime({ poolSize: 1 });
 afterAll(() => rt.close());

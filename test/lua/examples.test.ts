@@ -3,12 +3,12 @@
 // through the server's dispatch, and every rule it defines covered by at least one case.
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Registry } from '../../src/interpreter/registry.js';
-import { caseOperation, compareResults, loadTestCases, type TestCase } from '../../src/interpreter/testcases.js';
-import { findTestdataFiles, runCaseInProcess } from '../../src/interpreter/testrunner.js';
-import { findBuiltinCustomizationFiles } from '../../src/lua/files.js';
-import { loadBuiltinCustomizations } from '../../src/lua/loader.js';
-import { LuaRuntime } from '../../src/lua/runtime.js';
+import { Registry } from '../../src/interpreter/registry.ts';
+import { caseOperation, compareResults, loadTestCases, type TestCase } from '../../src/interpreter/testcases.ts';
+import { findTestdataFiles, runCaseInProcess } from '../../src/interpreter/testrunner.ts';
+import { findBuiltinCustomizationFiles } from '../../src/lua/files.ts';
+import { loadBuiltinCustomizations } from '../../src/lua/loader.ts';
+import { LuaRuntime } from '../../src/lua/runtime.ts';
 
 const runtime = new LuaRuntime({ poolSize: 2 });
 afterAll(() => runtime.close());

@@ -1,15 +1,19 @@
 // A stand-in for src/lua/runtime.ts LuaRuntime: answers each script from a table, records every call,
 // and fails compileCheck for scripts containing "SYNTAX ERROR" the way the real runtime reports it.
-import type { CustomizationRuntime, LuaCallOptions } from '../../src/lua/interpreter.js';
+import type { CustomizationRuntime, LuaCallOptions } from '../../src/lua/interpreter.ts';
 
 export class FakeLuaScriptError extends Error {
-  constructor(
-    public luaMessage: string,
-    public line?: number,
-    public functionName?: string,
-    public timeout = false,
-  ) {
+  luaMessage: string;
+  line?: number;
+  functionName?: string;
+  timeout: boolean;
+
+  constructor(luaMessage: string, line?: number, functionName?: string, timeout = false) {
     super(luaMessage);
+    this.luaMessage = luaMessage;
+    this.line = line;
+    this.functionName = functionName;
+    this.timeout = timeout;
   }
 }
 
@@ -24,7 +28,10 @@ export class FakeRuntime implements CustomizationRuntime {
   calls: FakeCall[] = [];
   compiled: string[] = [];
   /** Result per script text; an Error is thrown instead. */
-  constructor(public answers: Record<string, unknown> = {}) {}
+  answers: Record<string, unknown>;
+  constructor(answers: Record<string, unknown> = {}) {
+    this.answers = answers;
+  }
 
   compileCheck(script: string): void {
     this.compiled.push(script);

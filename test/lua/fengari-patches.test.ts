@@ -8,9 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fengariRewrites } from '../../src/lua/fengari.js';
-import { LuaRuntime } from '../../src/lua/runtime.js';
-import { reflectScript } from './helpers.js';
+import { fengariRewrites } from '../../src/lua/fengari.ts';
+import { LuaRuntime } from '../../src/lua/runtime.ts';
+import { reflectScript } from './helpers.ts';
 
 const require = createRequire(import.meta.url);
 

@@ -1,4 +1,4 @@
-import type { KObject } from '../../src/interpreter/types.js';
+import type { KObject } from '../../src/interpreter/types.ts';
 
 /** A real-shaped Deployment-like object used as the Lua functions' input. */
 export function workload(overrides: KObject = {}): KObject {

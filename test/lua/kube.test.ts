@@ -1,8 +1,8 @@
 // The `kube` module (spec §5.3) through real scripts.
 import { afterAll, describe, expect, it } from 'vitest';
-import { LuaRuntime } from '../../src/lua/runtime.js';
-import { karmadaPodDependencies, karmadaPodRequirements } from '../../src/k8s/podtemplate.js';
-import { reflectScript, workload } from './helpers.js';
+import { LuaRuntime } from '../../src/lua/runtime.ts';
+import { karmadaPodDependencies, karmadaPodRequirements } from '../../src/k8s/podtemplate.ts';
+import { reflectScript, workload } from './helpers.ts';
 
 const rt = new LuaRuntime();
 afterAll(() => rt.close());

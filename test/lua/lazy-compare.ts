@@ -1,9 +1,9 @@
 // Runs a Lua customization call through lazy argument conversion (the runtime's) and through the eager
 // reference (pushJson), and asserts both give the same result, error and printed lines.
 import { expect } from 'vitest';
-import type { AggregatedStatusItem, KObject } from '../../src/interpreter/types.js';
-import type { CustomizationField } from '../../src/lua/customizations.js';
-import { LuaRuntime, type LuaRuntimeOptions } from '../../src/lua/runtime.js';
+import type { AggregatedStatusItem, KObject } from '../../src/interpreter/types.ts';
+import type { CustomizationField } from '../../src/lua/customizations.ts';
+import { LuaRuntime, type LuaRuntimeOptions } from '../../src/lua/runtime.ts';
 
 export interface Input { label?: string; object: KObject; observed?: KObject; replicas?: number; items?: AggregatedStatusItem[] }
 

@@ -5,11 +5,11 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { caseInput, loadTestCases } from '../../src/interpreter/testcases.js';
-import { findTestdataFiles } from '../../src/interpreter/testrunner.js';
-import { parseCustomizationFile, type CustomizationField } from '../../src/lua/customizations.js';
-import { LazyEagerPair, type Input } from './lazy-compare.js';
-import { largeAggregateCase } from '../../bench/cases.js';
+import { caseInput, loadTestCases } from '../../src/interpreter/testcases.ts';
+import { findTestdataFiles } from '../../src/interpreter/testrunner.ts';
+import { parseCustomizationFile, type CustomizationField } from '../../src/lua/customizations.ts';
+import { LazyEagerPair, type Input } from './lazy-compare.ts';
+import { largeAggregateCase } from '../../bench/cases.ts';
 
 const pair = new LazyEagerPair();
 afterAll(() => pair.close());

@@ -1,8 +1,8 @@
 // Random inputs and random scripts (reads, writes, deletes, copies, pairs, next, #, ipairs, table.*),
 // lazy conversion against eager conversion: same result, error and printed lines. Fixed seed.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { KObject } from '../../src/interpreter/types.js';
-import { LazyEagerPair } from './lazy-compare.js';
+import type { KObject } from '../../src/interpreter/types.ts';
+import { LazyEagerPair } from './lazy-compare.ts';
 
 const pair = new LazyEagerPair();
 afterAll(() => pair.close());

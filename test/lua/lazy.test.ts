@@ -2,8 +2,8 @@
 // table converted lazily gives what the eager reference gives (pair.same asserts that), and the value
 // each case expects.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { KObject } from '../../src/interpreter/types.js';
-import { LazyEagerPair, type Outcome } from './lazy-compare.js';
+import type { KObject } from '../../src/interpreter/types.ts';
+import { LazyEagerPair, type Outcome } from './lazy-compare.ts';
 
 const pair = new LazyEagerPair();
 afterAll(() => pair.close());

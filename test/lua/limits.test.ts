@@ -1,8 +1,8 @@
 // Per-call limits: deadline enforced inside the VM, runaway recursion and memory growth stopped,
 // and the runtime keeps serving afterwards.
 import { afterAll, describe, expect, it } from 'vitest';
-import { LuaRuntime, LuaScriptError } from '../../src/lua/runtime.js';
-import { reflectScript, workload } from './helpers.js';
+import { LuaRuntime, LuaScriptError } from '../../src/lua/runtime.ts';
+import { reflectScript, workload } from './helpers.ts';
 
 const rt = new LuaRuntime({ timeoutMs: 1000, memoryLimitMb: 64 });
 afterAll(() => rt.close());

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InterpreterError } from '../../src/interpreter/types.js';
-import { loadCustomizations } from '../../src/lua/loader.js';
-import { LuaRuntime } from '../../src/lua/runtime.js';
+import { InterpreterError } from '../../src/interpreter/types.ts';
+import { loadCustomizations } from '../../src/lua/loader.ts';
+import { LuaRuntime } from '../../src/lua/runtime.ts';
 
 const runtime = new LuaRuntime({ poolSize: 2, timeoutMs: 200 });
 afterAll(() => runtime.close());

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { InterpreterError } from '../../src/interpreter/types.js';
-import { findBuiltinCustomizationFiles } from '../../src/lua/files.js';
-import { loadCustomizations } from '../../src/lua/loader.js';
-import { FakeLuaScriptError, FakeRuntime } from './fake-runtime.js';
+import { InterpreterError } from '../../src/interpreter/types.ts';
+import { findBuiltinCustomizationFiles } from '../../src/lua/files.ts';
+import { loadCustomizations } from '../../src/lua/loader.ts';
+import { FakeLuaScriptError, FakeRuntime } from './fake-runtime.ts';
 
 const WIDGET = { apiVersion: 'example.io/v1', kind: 'Widget' };
 

@@ -1,7 +1,7 @@
 // Lua 5.1 / gopher-lua behaviour where fengari (Lua 5.3) differs (spec §5.6, ecosystem §4.4).
 import { afterAll, describe, expect, it } from 'vitest';
-import { LuaRuntime } from '../../src/lua/runtime.js';
-import { reflectScript, workload } from './helpers.js';
+import { LuaRuntime } from '../../src/lua/runtime.ts';
+import { reflectScript, workload } from './helpers.ts';
 
 const rt = new LuaRuntime();
 afterAll(() => rt.close());

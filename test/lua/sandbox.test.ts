@@ -1,8 +1,8 @@
 // Karmada's sandbox (spec §5.2): what is opened, what raises, and what cannot leak between calls.
 import { afterAll, describe, expect, it } from 'vitest';
-import { LuaRuntime } from '../../src/lua/runtime.js';
-import { UNSUPPORTED_BASE_FUNCTIONS } from '../../src/lua/sandbox.js';
-import { reflectScript, workload } from './helpers.js';
+import { LuaRuntime } from '../../src/lua/runtime.ts';
+import { UNSUPPORTED_BASE_FUNCTIONS } from '../../src/lua/sandbox.ts';
+import { reflectScript, workload } from './helpers.ts';
 
 const rt = new LuaRuntime();
 afterAll(() => rt.close());

@@ -1,8 +1,8 @@
 // gopher-lua's tonumber (baselib.go baseToNumber) differs from Lua's: strings with "." go to Go's
 // ParseFloat, others to ParseInt, so exponents without a point are not numbers.
 import { afterAll, describe, expect, it } from 'vitest';
-import { LuaRuntime } from '../../src/lua/runtime.js';
-import { reflectScript, workload } from './helpers.js';
+import { LuaRuntime } from '../../src/lua/runtime.ts';
+import { reflectScript, workload } from './helpers.ts';
 
 const rt = new LuaRuntime();
 afterAll(() => rt.close());

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { LoadResult } from '../../src/lua/loader.js';
-import { loadCustomizations } from '../../src/lua/loader.js';
-import { watchCustomizations, type CustomizationWatch } from '../../src/lua/watch.js';
-import { FakeRuntime } from './fake-runtime.js';
+import type { LoadResult } from '../../src/lua/loader.ts';
+import { loadCustomizations } from '../../src/lua/loader.ts';
+import { watchCustomizations, type CustomizationWatch } from '../../src/lua/watch.ts';
+import { FakeRuntime } from './fake-runtime.ts';
 
 const healthRic = (script: string) =>
   stringify({

@@ -3,10 +3,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinInterpreters } from '../../interpreters/index.js';
-import { loadTestCases, type TestCase } from '../../src/interpreter/testcases.js';
-import type { KindInterpreter } from '../../src/interpreter/types.js';
-import { evaluatePreservation } from '../../src/preservation/index.js';
+import { builtinInterpreters } from '../../interpreters/index.ts';
+import { loadTestCases, type TestCase } from '../../src/interpreter/testcases.ts';
+import type { KindInterpreter } from '../../src/interpreter/types.ts';
+import { evaluatePreservation } from '../../src/preservation/index.ts';
 
 const INTERPRETERS_DIR = join(import.meta.dirname, '../../interpreters');
 

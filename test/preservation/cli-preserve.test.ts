@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { run } from '../../src/cli/preserve.js';
-import type { KObject } from '../../src/interpreter/types.js';
+import { run } from '../../src/cli/preserve.ts';
+import type { KObject } from '../../src/interpreter/types.ts';
 
 let dir: string;
 

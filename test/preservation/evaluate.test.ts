@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluatePreservation } from '../../src/preservation/evaluate.js';
+import { evaluatePreservation } from '../../src/preservation/evaluate.ts';
 
 // Reflected statuses from kinds.md §7 (what InterpretStatus returns, i.e. aggregatedStatus[].status).
 const cloneSetStatus = { replicas: 6, updatedReplicas: 3, readyReplicas: 6, updateRevision: 'web-6d9f', currentRevision: 'web-5c8b', observedGeneration: 4 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelValueErrors, qualifiedNameErrors } from '../../src/preservation/labels.js';
+import { labelValueErrors, qualifiedNameErrors } from '../../src/preservation/labels.ts';
 
 const LABEL_VALUE_REGEX_ERROR =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";

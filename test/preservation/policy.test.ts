@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { PreservationInputError, rulesFromPolicy } from '../../src/preservation/policy.js';
+import { PreservationInputError, rulesFromPolicy } from '../../src/preservation/policy.ts';
 
 const propagationPolicy = parse(`
 apiVersion: policy.karmada.io/v1alpha1

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { KObject } from '../../src/interpreter/types.js';
-import { PreservationInputError, preserveForObject } from '../../src/preservation/index.js';
+import type { KObject } from '../../src/interpreter/types.ts';
+import { PreservationInputError, preserveForObject } from '../../src/preservation/index.ts';
 
 const cloneSet: KObject = {
   apiVersion: 'apps.kruise.io/v1alpha1',

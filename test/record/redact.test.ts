@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyPatch, decodePatch, encodePatch } from '../../src/protocol/patch.js';
-import type { InterpreterContext } from '../../src/protocol/wire.js';
-import { REDACTED, isSecretAnnotation, redactExchange, redactValue } from '../../src/record/redact.js';
+import { applyPatch, decodePatch, encodePatch } from '../../src/protocol/patch.ts';
+import type { InterpreterContext } from '../../src/protocol/wire.ts';
+import { REDACTED, isSecretAnnotation, redactExchange, redactValue } from '../../src/record/redact.ts';
 
 const cloneSet = () => ({
   apiVersion: 'apps.kruise.io/v1alpha1',

@@ -2,14 +2,14 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { run as runReplay } from '../../src/cli/replay.js';
-import { createRegistry } from '../../src/interpreter/setup.js';
-import { decodePatch, encodePatch } from '../../src/protocol/patch.js';
-import { compareResponses } from '../../src/record/compare.js';
-import { readExchange, writeExchange, type RecordedExchange } from '../../src/record/format.js';
-import { redactExchange } from '../../src/record/redact.js';
-import { inProcessTarget, replayFile, replayFiles, urlTarget } from '../../src/record/replay.js';
-import { startLocalServer } from '../../src/server/local.js';
+import { run as runReplay } from '../../src/cli/replay.ts';
+import { createRegistry } from '../../src/interpreter/setup.ts';
+import { decodePatch, encodePatch } from '../../src/protocol/patch.ts';
+import { compareResponses } from '../../src/record/compare.ts';
+import { readExchange, writeExchange, type RecordedExchange } from '../../src/record/format.ts';
+import { redactExchange } from '../../src/record/redact.ts';
+import { inProcessTarget, replayFile, replayFiles, urlTarget } from '../../src/record/replay.ts';
+import { startLocalServer } from '../../src/server/local.ts';
 
 const loaded = await createRegistry();
 const target = inProcessTarget(loaded.registry);

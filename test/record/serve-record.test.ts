@@ -4,14 +4,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/cli/serve.js';
-import { ConfigError, serveConfig } from '../../src/config.js';
-import { createRegistry } from '../../src/interpreter/setup.js';
-import { WebhookClient } from '../../src/protocol/karmada-client.js';
-import { listExchangeFiles, readExchange } from '../../src/record/format.js';
-import { inProcessTarget, replayFiles, urlTarget } from '../../src/record/replay.js';
-import { generateSelfSigned } from '../../src/server/certificates.js';
-import { startLocalServer } from '../../src/server/local.js';
+import { startServer } from '../../src/cli/serve.ts';
+import { ConfigError, serveConfig } from '../../src/config.ts';
+import { createRegistry } from '../../src/interpreter/setup.ts';
+import { WebhookClient } from '../../src/protocol/karmada-client.ts';
+import { listExchangeFiles, readExchange } from '../../src/record/format.ts';
+import { inProcessTarget, replayFiles, urlTarget } from '../../src/record/replay.ts';
+import { generateSelfSigned } from '../../src/server/certificates.ts';
+import { startLocalServer } from '../../src/server/local.ts';
 
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {

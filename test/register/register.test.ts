@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { run as register } from '../../src/cli/register.js';
-import { webhookConfiguration } from '../../src/cli/webhook-config.js';
-import { createRegistry } from '../../src/interpreter/setup.js';
-import { Registrar } from '../../src/register/registrar.js';
-import { generateSelfSigned } from '../../src/server/certificates.js';
-import { startFakeKarmadaApiserver, type FakeKarmadaApiserver } from '../support/fake-karmada-apiserver.js';
+import { run as register } from '../../src/cli/register.ts';
+import { webhookConfiguration } from '../../src/cli/webhook-config.ts';
+import { createRegistry } from '../../src/interpreter/setup.ts';
+import { Registrar } from '../../src/register/registrar.ts';
+import { generateSelfSigned } from '../../src/server/certificates.ts';
+import { startFakeKarmadaApiserver, type FakeKarmadaApiserver } from '../support/fake-karmada-apiserver.ts';
 
 const NAME = 'karmada-interpreter-webhook';
 

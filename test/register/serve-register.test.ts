@@ -4,10 +4,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/cli/serve.js';
-import { ConfigError, serveConfig } from '../../src/config.js';
-import { generateSelfSigned } from '../../src/server/certificates.js';
-import { startFakeKarmadaApiserver } from '../support/fake-karmada-apiserver.js';
+import { startServer } from '../../src/cli/serve.ts';
+import { ConfigError, serveConfig } from '../../src/config.ts';
+import { generateSelfSigned } from '../../src/server/certificates.ts';
+import { startFakeKarmadaApiserver } from '../support/fake-karmada-apiserver.ts';
 
 const until = async (check: () => boolean, ms = 8000) => {
   const end = Date.now() + ms;

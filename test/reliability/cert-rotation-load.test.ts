@@ -8,10 +8,10 @@ import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/cli/serve.js';
-import { serveConfig } from '../../src/config.js';
-import { generateSelfSigned, type GeneratedCertificates } from '../../src/server/certificates.js';
-import { expectWellFormed } from './envelope-check.js';
+import { startServer } from '../../src/cli/serve.ts';
+import { serveConfig } from '../../src/config.ts';
+import { generateSelfSigned, type GeneratedCertificates } from '../../src/server/certificates.ts';
+import { expectWellFormed } from './envelope-check.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const REQUEST = readFileSync(join(ROOT, 'examples/requests/cloneset-interpretreplica.json'), 'utf8');

@@ -3,8 +3,8 @@
 // successes that pass Karmada's own response verification with a patch that applies.
 import fastJsonPatch from 'fast-json-patch';
 import { expect } from 'vitest';
-import { verifyResponse } from '../../src/protocol/karmada-client.js';
-import type { InterpreterContext, InterpreterRequest } from '../../src/protocol/wire.js';
+import { verifyResponse } from '../../src/protocol/karmada-client.ts';
+import type { InterpreterContext, InterpreterRequest } from '../../src/protocol/wire.ts';
 
 export function expectWellFormed(status: number, text: string, sent: unknown): InterpreterContext {
   expect(status).toBe(200);

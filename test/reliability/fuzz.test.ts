@@ -5,10 +5,10 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistry, type LoadedRegistry } from '../../src/interpreter/setup.js';
-import { buildApp } from '../../src/server/app.js';
-import { silentLogger } from '../support/app.js';
-import { expectWellFormed } from './envelope-check.js';
+import { createRegistry, type LoadedRegistry } from '../../src/interpreter/setup.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { silentLogger } from '../support/app.ts';
+import { expectWellFormed } from './envelope-check.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const OPERATIONS = ['InterpretReplica', 'ReviseReplica', 'InterpretComponent', 'Retain', 'AggregateStatus', 'InterpretStatus', 'InterpretHealth', 'InterpretDependency', 'Prune', 'Bogus', ''];

@@ -9,10 +9,10 @@ import { Agent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/interpreter/setup.js';
-import { startLocalServer } from '../../src/server/local.js';
-import { send } from '../support/spawned-server.js';
-import { expectWellFormed } from './envelope-check.js';
+import { createRegistry } from '../../src/interpreter/setup.ts';
+import { startLocalServer } from '../../src/server/local.ts';
+import { send } from '../support/spawned-server.ts';
+import { expectWellFormed } from './envelope-check.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const LUA_TIMEOUT_MS = 200;

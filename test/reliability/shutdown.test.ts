@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Agent } from 'node:https';
 import { connect } from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
-import { send, spawnServer, type Answer, type SpawnedServer } from '../support/spawned-server.js';
+import { send, spawnServer, type Answer, type SpawnedServer } from '../support/spawned-server.ts';
 
 const REQUEST = readFileSync(new URL('../../examples/requests/cloneset-interpretreplica.json', import.meta.url), 'utf8');
 const DELAY_MS = 1500;

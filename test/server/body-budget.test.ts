@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IncomingMessage } from 'node:http';
-import { BodyBudget, reservedBytes } from '../../src/server/body-budget.js';
+import { BodyBudget, reservedBytes } from '../../src/server/body-budget.ts';
 
 /** A call as the server makes one: recorded in `started` when it starts; returns what its response's close does. */
 function call(budget: BodyBudget, bytes: number, started: string[], name: string): () => void {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readLimitedBody } from '../../src/server/body.js';
+import { readLimitedBody } from '../../src/server/body.ts';
 
 /** A request stream delivering exactly these chunks, as a socket would. */
 function requestOf(chunks: Buffer[]): IncomingMessage {

@@ -10,7 +10,7 @@ const built = new URL('../../dist/src/server/certificate-worker.js', import.meta
 
 describe.skipIf(!existsSync(fileURLToPath(built)))('self-signed generation on a worker thread (dist/)', () => {
   it('answers with a CA and a serving certificate for the default and extra SANs, signed by that CA', async () => {
-    const { generateOnWorker } = (await import(built.href)) as typeof import('../../src/server/certificate-worker.js');
+    const { generateOnWorker } = (await import(built.href)) as typeof import('../../src/server/certificate-worker.ts');
     const generated = await generateOnWorker(['interpreter.example', '10.1.2.3']);
     const ca = new X509Certificate(generated.caPem);
     const leaf = new X509Certificate(generated.certPem);

@@ -5,7 +5,7 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:tls';
 import { describe, expect, it } from 'vitest';
-import { generateSelfSigned } from '../../src/server/certificates.js';
+import { generateSelfSigned } from '../../src/server/certificates.ts';
 
 describe('generateSelfSigned', () => {
   it('makes a CA that may sign only certificates, and a serving certificate it signed', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { copyJson } from '../../src/interpreter/copy.js';
+import { copyJson } from '../../src/interpreter/copy.ts';
 
 describe('copyJson', () => {
   it('equals the original and shares no object or array with it', () => {

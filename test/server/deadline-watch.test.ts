@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEADLINE_TICK_MS, DeadlineWatch } from '../../src/server/deadline-watch.js';
+import { DEADLINE_TICK_MS, DeadlineWatch } from '../../src/server/deadline-watch.ts';
 
 describe('DeadlineWatch', () => {
   beforeEach(() => {

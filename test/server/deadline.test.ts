@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerWithinMs, parseGoDuration } from '../../src/server/deadline.js';
+import { answerWithinMs, parseGoDuration } from '../../src/server/deadline.ts';
 
 describe("Karmada's ?timeout= (Go durations)", () => {
   it.each([

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import fastJsonPatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
-import { diff } from '../../src/protocol/patch.js';
+import { diff } from '../../src/protocol/patch.ts';
 
 const key = fc.oneof(fc.constantFrom('a', 'b', 'a/b', '~0', 'x~1y', '~', '/', '0', '1', '-', '__proto__'), fc.string({ maxLength: 4 }));
 const json = fc.letrec((tie) => ({

@@ -2,7 +2,7 @@
 // every start); this is where it is checked against the JSON Schema meta-schema instead.
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { envelopeSchema } from '../../src/protocol/schema.js';
+import { envelopeSchema } from '../../src/protocol/schema.ts';
 
 describe('envelope schema', () => {
   it('is a valid JSON Schema that strict ajv compiles', () => {

@@ -3,12 +3,12 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodePatch, applyPatch } from '../../src/protocol/patch.js';
-import { Registry } from '../../src/interpreter/registry.js';
-import { buildApp } from '../../src/server/app.js';
-import type { KindInterpreter } from '../../src/interpreter/types.js';
-import { closeListening, sendHttp, silentLogger, testApp } from '../support/app.js';
-import { karmadaRequest, workloadObject } from '../support/workload-module.js';
+import { decodePatch, applyPatch } from '../../src/protocol/patch.ts';
+import { Registry } from '../../src/interpreter/registry.ts';
+import { buildApp } from '../../src/server/app.ts';
+import type { KindInterpreter } from '../../src/interpreter/types.ts';
+import { closeListening, sendHttp, silentLogger, testApp } from '../support/app.ts';
+import { karmadaRequest, workloadObject } from '../support/workload-module.ts';
 
 // Over a real connection, as Karmada calls: that is the path served without fastify
 // (src/server/interpret-server.ts); test/server/interpret-server.test.ts checks fastify's route

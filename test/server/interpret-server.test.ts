@@ -8,12 +8,12 @@ import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/interpreter/setup.js';
-import { buildApp } from '../../src/server/app.js';
-import { BodyBudget } from '../../src/server/body-budget.js';
-import { interpretServerFactory, isInterpretPath } from '../../src/server/interpret-server.js';
-import { closeListening, sendHttp, silentLogger, testApp, testRegistry } from '../support/app.js';
-import { karmadaRequest, workloadObject } from '../support/workload-module.js';
+import { createRegistry } from '../../src/interpreter/setup.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { BodyBudget } from '../../src/server/body-budget.ts';
+import { interpretServerFactory, isInterpretPath } from '../../src/server/interpret-server.ts';
+import { closeListening, sendHttp, silentLogger, testApp, testRegistry } from '../support/app.ts';
+import { karmadaRequest, workloadObject } from '../support/workload-module.ts';
 
 afterAll(closeListening);
 
@@ -193,7 +193,7 @@ describe('request timeout', () => {
 
 describe('listening', () => {
   it('logs an https:// address when serving TLS (our serverFactory creates the server, not fastify)', async () => {
-    const { generateSelfSigned } = await import('../../src/server/certificates.js');
+    const { generateSelfSigned } = await import('../../src/server/certificates.ts');
     const pair = await generateSelfSigned();
     const lines: string[] = [];
     const sink = new Writable({

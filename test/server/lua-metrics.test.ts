@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/interpreter/setup.js';
-import { LuaMetrics } from '../../src/server/lua-metrics.js';
-import { Metrics } from '../../src/server/metrics.js';
+import { createRegistry } from '../../src/interpreter/setup.ts';
+import { LuaMetrics } from '../../src/server/lua-metrics.ts';
+import { Metrics } from '../../src/server/metrics.ts';
 
 describe('Lua metrics', () => {
   it('reads runtime and loader state at scrape time and counts reloads', async () => {

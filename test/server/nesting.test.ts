@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nestsDeeperThan } from '../../src/protocol/exchange.js';
+import { nestsDeeperThan } from '../../src/protocol/exchange.ts';
 
 function nested(levels: number, kind: 'object' | 'array'): unknown {
   let value: unknown = 'leaf';

@@ -3,11 +3,11 @@
 import fc from 'fast-check';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { Registry } from '../../src/interpreter/registry.js';
-import type { KObject } from '../../src/interpreter/types.js';
-import { applyPatch, decodePatch } from '../../src/protocol/patch.js';
-import { buildApp } from '../../src/server/app.js';
-import { karmadaRequest } from '../support/workload-module.js';
+import { Registry } from '../../src/interpreter/registry.ts';
+import type { KObject } from '../../src/interpreter/types.ts';
+import { applyPatch, decodePatch } from '../../src/protocol/patch.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { karmadaRequest } from '../support/workload-module.ts';
 
 const key = fc.oneof(fc.constantFrom('a', 'b', 'a/b', '~0', 'x~1y', '~', '/', 'spec', 'metadata', '', '0', '-'), fc.string({ maxLength: 6 }));
 const json = fc.letrec((tie) => ({

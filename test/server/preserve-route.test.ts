@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { testApp } from '../support/app.js';
-import { workloadObject } from '../support/workload-module.js';
+import { testApp } from '../support/app.ts';
+import { workloadObject } from '../support/workload-module.ts';
 
 const post = (app: ReturnType<typeof testApp>, payload: unknown) =>
   app.inject({ method: 'POST', url: '/preserve', headers: { 'content-type': 'application/json' }, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Registry } from '../../src/interpreter/registry.js';
-import type { KindInterpreter } from '../../src/interpreter/types.js';
-import { buildApp } from '../../src/server/app.js';
-import { Readiness } from '../../src/server/readiness.js';
-import { silentLogger, testApp } from '../support/app.js';
-import { karmadaRequest, workloadObject } from '../support/workload-module.js';
+import { Registry } from '../../src/interpreter/registry.ts';
+import type { KindInterpreter } from '../../src/interpreter/types.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { Readiness } from '../../src/server/readiness.ts';
+import { silentLogger, testApp } from '../support/app.ts';
+import { karmadaRequest, workloadObject } from '../support/workload-module.ts';
 
 describe('probes and metrics', () => {
   it('/healthz is up; /readyz follows the readiness checks with details', async () => {

@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { DURATION_BUCKETS, RequestMetrics } from '../../src/server/request-metrics.js';
+import { DURATION_BUCKETS, RequestMetrics } from '../../src/server/request-metrics.ts';
 
 const NAMES = { requests: 'x_requests_total', duration: 'x_request_duration_seconds' };
 const HELP = { requests: 'Requests.', duration: 'Durations.' };

@@ -7,10 +7,10 @@ import { connect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/cli/serve.js';
-import { serveConfig } from '../../src/config.js';
-import { generateSelfSigned } from '../../src/server/certificates.js';
-import { defaultSelfSignedDirs, selfSignedFiles, setDirectory, storedSetIsGood } from '../../src/server/self-signed-store.js';
+import { startServer } from '../../src/cli/serve.ts';
+import { serveConfig } from '../../src/config.ts';
+import { generateSelfSigned } from '../../src/server/certificates.ts';
+import { defaultSelfSignedDirs, selfSignedFiles, setDirectory, storedSetIsGood } from '../../src/server/self-signed-store.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {

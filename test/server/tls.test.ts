@@ -7,9 +7,9 @@ import { connect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/cli/serve.js';
-import { serveConfig } from '../../src/config.js';
-import { generateSelfSigned } from '../../src/server/certificates.js';
+import { startServer } from '../../src/cli/serve.ts';
+import { serveConfig } from '../../src/config.ts';
+import { generateSelfSigned } from '../../src/server/certificates.ts';
 
 async function writeVersion(dir: string, name: string, files: Record<string, string>) {
   const version = join(dir, name);

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
-import { Registry } from '../../src/interpreter/registry.js';
-import { buildApp, type AppOptions } from '../../src/server/app.js';
-import { brokenModule, workloadModule } from './workload-module.js';
+import { Registry } from '../../src/interpreter/registry.ts';
+import { buildApp, type AppOptions } from '../../src/server/app.ts';
+import { brokenModule, workloadModule } from './workload-module.ts';
 
 export const silentLogger = pino({ level: 'silent' });
 

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { generateSelfSigned } from '../../src/server/certificates.js';
+import { generateSelfSigned } from '../../src/server/certificates.ts';
 
 const BASE = '/apis/config.karmada.io/v1alpha1/resourceinterpreterwebhookconfigurations';
 const TOKEN = 'test-token-for-fake-karmada-apiserver';

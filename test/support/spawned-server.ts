@@ -1,4 +1,4 @@
-// Runs the real CLI (`node --import tsx src/cli.ts serve ...`) as a child process with a cert dir,
+// Runs the real CLI (`node src/cli.ts serve ...`) as a child process with a cert dir,
 // learns its port from the 'serving' log line, and offers HTTPS helpers that trust its CA. For the
 // tests that need real signals and a real process exit (graceful shutdown).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { generateSelfSigned } from '../../src/server/certificates.js';
+import { generateSelfSigned } from '../../src/server/certificates.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -26,7 +26,7 @@ export async function spawnServer(args: string[] = [], env: NodeJS.ProcessEnv = 
   const certs = await generateSelfSigned();
   await writeFile(join(certDir, 'tls.crt'), certs.certPem);
   await writeFile(join(certDir, 'tls.key'), certs.keyPem);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--cert-dir', certDir, ...args], {
+  const child = spawn(process.execPath, ['src/cli.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--cert-dir', certDir, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

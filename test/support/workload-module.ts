@@ -1,6 +1,6 @@
 // A small test-only interpreter for the fictional workload.example.io/v1alpha1 Workload (the CRD of
 // Karmada's example webhook). It exercises the dispatch machinery without depending on real kinds.
-import { InterpreterError, type KindInterpreter, type KObject } from '../../src/interpreter/types.js';
+import { InterpreterError, type KindInterpreter, type KObject } from '../../src/interpreter/types.ts';
 
 export const workloadModule: KindInterpreter = {
   name: 'test:Workload',

@@ -1,6 +1,6 @@
 // Merging member conditions into one list for the template, naming the clusters behind each one, so
 // `kubectl get -o yaml` on the control plane shows which member is failing and why.
-import { isObject, type JsonObject } from './fields.js';
+import { isObject, type JsonObject } from './fields.ts';
 
 export interface MemberConditions {
   clusterName: string;

@@ -1,7 +1,7 @@
 // Names of PVCs a workload creates itself from volumeClaimTemplates: per pod in the member, so they
 // must not be propagated as dependencies (native StatefulSet filters them the same way).
-import type { KObject } from '../../../src/interpreter/types.js';
-import { isObject } from './fields.js';
+import type { KObject } from '../../../src/interpreter/types.ts';
+import { isObject } from './fields.ts';
 
 export function volumeClaimTemplateNames(obj: KObject): string[] {
   const templates = isObject(obj.spec) ? obj.spec.volumeClaimTemplates : undefined;

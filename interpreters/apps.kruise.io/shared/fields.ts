@@ -1,8 +1,8 @@
 // Tolerant readers for fields of plain JSON objects. Interpreters see whatever the API server (or a
 // user's template) holds, so a missing or mistyped field reads as its Kubernetes zero value instead of
 // throwing.
-import { InterpreterError, type KObject, type ReplicaResult } from '../../../src/interpreter/types.js';
-import { podTemplateRequirements } from '../../../src/k8s/podtemplate.js';
+import { InterpreterError, type KObject, type ReplicaResult } from '../../../src/interpreter/types.ts';
+import { podTemplateRequirements } from '../../../src/k8s/podtemplate.ts';
 
 export type JsonObject = Record<string, any>;
 

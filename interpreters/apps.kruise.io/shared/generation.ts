@@ -1,7 +1,7 @@
 // The generation bookkeeping Karmada's native aggregators use, so a GitOps tool watching the template
 // (Argo CD, Flux) sees status.observedGeneration advance only when every member runs the latest spec.
-import type { AggregatedStatusItem, KObject } from '../../../src/interpreter/types.js';
-import { annotationsOf, intOr0, isObject, type JsonObject } from './fields.js';
+import type { AggregatedStatusItem, KObject } from '../../../src/interpreter/types.ts';
+import { annotationsOf, intOr0, isObject, type JsonObject } from './fields.ts';
 
 /** The annotation Karmada puts on member objects: the template generation the manifest came from. */
 export const RESOURCE_TEMPLATE_GENERATION_ANNOTATION = 'resourcetemplate.karmada.io/generation';

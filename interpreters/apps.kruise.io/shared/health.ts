@@ -1,8 +1,8 @@
 // Health of one member's Kruise workload. Karmada turns "unhealthy" into application failover, so a
 // rollout that is held on purpose (paused, OnDelete, stopped at a partition) must read as healthy;
 // what matters is that the controller has seen the spec, is not stuck, and every desired pod serves.
-import type { KObject } from '../../../src/interpreter/types.js';
-import { intOr0, isObject, specReplicas } from './fields.js';
+import type { KObject } from '../../../src/interpreter/types.ts';
+import { intOr0, isObject, specReplicas } from './fields.ts';
 
 /** Kruise (v1.9+) reports a stuck rollout like a Deployment does. */
 function progressDeadlineExceeded(conditions: unknown): boolean {

@@ -1,8 +1,8 @@
 // metav1.LabelSelector → the string form Kubernetes prints (labels.Selector.String()), which is what
 // Kruise writes into status.labelSelector for the scale subresource. Hand-written: the shape is tiny
 // and @kubernetes/client-node has no formatter.
-import type { LabelSelector } from '../../../src/interpreter/types.js';
-import { isObject } from './fields.js';
+import type { LabelSelector } from '../../../src/interpreter/types.ts';
+import { isObject } from './fields.ts';
 
 function requirementString(key: string, operator: string, values: string[]): string | undefined {
   const set = [...new Set(values)].sort().join(',');

@@ -1,6 +1,6 @@
 // Kruise's own reading of a CloneSet partition, needed to judge rollout progress when the member's
 // status does not carry expectedUpdatedReplicas (it is omitempty).
-import { scaledValueFromIntOrPercent } from '../../../src/k8s/replicas.js';
+import { scaledValueFromIntOrPercent } from '../../../src/k8s/replicas.ts';
 
 /**
  * Kruise CalculatePartitionReplicas: integer as is; percentage of replicas rounded up, lowered by one

@@ -1,8 +1,8 @@
 // Fields that belong to someone in the member cluster. Karmada re-applies the template whenever the
 // member object changes, so anything written there by another controller must be copied back from the
 // observed object, or it bounces back (and loops if the writer insists).
-import type { KObject } from '../../../src/interpreter/types.js';
-import { annotationsOf, isObject, labelsOf, type JsonObject } from './fields.js';
+import type { KObject } from '../../../src/interpreter/types.ts';
+import { annotationsOf, isObject, labelsOf, type JsonObject } from './fields.ts';
 
 /** Karmada's convention (native Deployment Retain): a member HPA/KEDA owns spec.replicas. */
 export const RETAIN_REPLICAS_LABEL = 'resourcetemplate.karmada.io/retain-replicas';

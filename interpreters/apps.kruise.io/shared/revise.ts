@@ -1,8 +1,8 @@
 // ReviseReplica for Kruise workloads: the member gets its share of the replicas and a proportional
 // share of every absolute count in the rollout settings (see src/k8s/replicas.ts for the rounding).
-import type { KObject } from '../../../src/interpreter/types.js';
-import { splitBudget, splitKeepBack } from '../../../src/k8s/replicas.js';
-import { isObject, specReplicas, type JsonObject } from './fields.js';
+import type { KObject } from '../../../src/interpreter/types.ts';
+import { splitBudget, splitKeepBack } from '../../../src/k8s/replicas.ts';
+import { isObject, specReplicas, type JsonObject } from './fields.ts';
 
 /** Paths under spec, e.g. ['updateStrategy', 'partition']. */
 export type SpecPath = readonly string[];

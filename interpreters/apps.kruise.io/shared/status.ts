@@ -1,10 +1,10 @@
 // InterpretStatus and AggregateStatus for Kruise workloads. Both kinds report the same family of
 // counters, revisions and conditions; a profile names the counters each kind has.
-import type { AggregatedStatusItem, KObject } from '../../../src/interpreter/types.js';
-import { mergeConditions } from './conditions.js';
-import { intOr0, isObject, stringOrEmpty, type JsonObject } from './fields.js';
-import { aggregatedObservedGeneration, generationFields } from './generation.js';
-import { formatLabelSelector } from './labelselector.js';
+import type { AggregatedStatusItem, KObject } from '../../../src/interpreter/types.ts';
+import { mergeConditions } from './conditions.ts';
+import { intOr0, isObject, stringOrEmpty, type JsonObject } from './fields.ts';
+import { aggregatedObservedGeneration, generationFields } from './generation.ts';
+import { formatLabelSelector } from './labelselector.ts';
 
 export interface StatusProfile {
   /** Pod counters: reflected even when 0, summed across members, always written. */

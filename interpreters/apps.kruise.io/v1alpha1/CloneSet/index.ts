@@ -1,14 +1,14 @@
 // OpenKruise CloneSet (apps.kruise.io/v1alpha1). What each operation does for users, and where it
 // deliberately differs from Karmada's built-in customization, is in README.md next to this file.
-import type { KindInterpreter } from '../../../../src/interpreter/types.js';
-import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.js';
-import { volumeClaimTemplateNames } from '../../shared/dependencies.js';
-import { isObject, specOf, templateReplicas } from '../../shared/fields.js';
-import { kruiseHealthy } from '../../shared/health.js';
-import { cloneSetPartitionReplicas } from '../../shared/partition.js';
-import { retainMemberReplicas, retainSpecFields, rolloutControlled } from '../../shared/retain.js';
-import { reviseKruiseReplicas } from '../../shared/revise.js';
-import { aggregateKruiseStatus, reflectKruiseStatus, type StatusProfile } from '../../shared/status.js';
+import type { KindInterpreter } from '../../../../src/interpreter/types.ts';
+import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.ts';
+import { volumeClaimTemplateNames } from '../../shared/dependencies.ts';
+import { isObject, specOf, templateReplicas } from '../../shared/fields.ts';
+import { kruiseHealthy } from '../../shared/health.ts';
+import { cloneSetPartitionReplicas } from '../../shared/partition.ts';
+import { retainMemberReplicas, retainSpecFields, rolloutControlled } from '../../shared/retain.ts';
+import { reviseKruiseReplicas } from '../../shared/revise.ts';
+import { aggregateKruiseStatus, reflectKruiseStatus, type StatusProfile } from '../../shared/status.ts';
 
 const STATUS: StatusProfile = {
   counters: [

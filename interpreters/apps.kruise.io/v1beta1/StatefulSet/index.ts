@@ -1,13 +1,13 @@
 // OpenKruise Advanced StatefulSet (apps.kruise.io/v1beta1 StatefulSet). What each operation does for
 // users, and where it deliberately differs from Karmada's built-in customization, is in README.md.
-import type { DependentObjectReference, KindInterpreter } from '../../../../src/interpreter/types.js';
-import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.js';
-import { volumeClaimTemplateNames } from '../../shared/dependencies.js';
-import { annotationsOf, intOr0, isObject, specOf, templateReplicas } from '../../shared/fields.js';
-import { kruiseHealthy } from '../../shared/health.js';
-import { retainMemberReplicas, retainSpecFields, rolloutControlled } from '../../shared/retain.js';
-import { reviseKruiseReplicas } from '../../shared/revise.js';
-import { aggregateKruiseStatus, reflectKruiseStatus, type StatusProfile } from '../../shared/status.js';
+import type { DependentObjectReference, KindInterpreter } from '../../../../src/interpreter/types.ts';
+import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.ts';
+import { volumeClaimTemplateNames } from '../../shared/dependencies.ts';
+import { annotationsOf, intOr0, isObject, specOf, templateReplicas } from '../../shared/fields.ts';
+import { kruiseHealthy } from '../../shared/health.ts';
+import { retainMemberReplicas, retainSpecFields, rolloutControlled } from '../../shared/retain.ts';
+import { reviseKruiseReplicas } from '../../shared/revise.ts';
+import { aggregateKruiseStatus, reflectKruiseStatus, type StatusProfile } from '../../shared/status.ts';
 
 /**
  * Opt-in, per object: also propagate the governing headless Service (spec.serviceName). Pod DNS names

@@ -1,8 +1,8 @@
 // AggregateStatus for Argo Workflow: the template's status from the reflected member statuses.
 // Karmada writes the result with UpdateStatus, which needs the status subresource on the Workflow CRD in
 // karmada-apiserver (see README.md); without it the write fails and the template status stays empty.
-import type { AggregatedStatusItem, KObject } from '../../../../src/interpreter/types.js';
-import { isObject } from './templates.js';
+import type { AggregatedStatusItem, KObject } from '../../../../src/interpreter/types.ts';
+import { isObject } from './templates.ts';
 
 /** Fields of a single member's reflected status that are real Workflow status fields. */
 const SINGLE_CLUSTER_FIELDS = ['startedAt', 'finishedAt', 'estimatedDuration', 'progress', 'message', 'conditions', 'outputs', 'resourcesDuration'] as const;

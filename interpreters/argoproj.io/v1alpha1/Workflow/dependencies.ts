@@ -1,9 +1,9 @@
 // InterpretDependency for Argo Workflow (kinds.md §4.3): everything a workflow needs in the member
 // cluster before it can run. Pod-level references (volumes, env, envFrom, imagePullSecrets) go through
 // the shared pod-template walker; the Argo-specific references are collected here.
-import type { DependentObjectReference, KObject } from '../../../../src/interpreter/types.js';
-import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.js';
-import { allTemplates, asArray, isObject, mainContainers } from './templates.js';
+import type { DependentObjectReference, KObject } from '../../../../src/interpreter/types.ts';
+import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.ts';
+import { allTemplates, asArray, isObject, mainContainers } from './templates.ts';
 
 const ARGO_API_VERSION = 'argoproj.io/v1alpha1';
 /** Argo's name when `artifactRepositoryRef` does not name a ConfigMap. */

@@ -1,7 +1,7 @@
 // InterpretHealth for Argo Workflow. Unhealthy drives application failover (which re-runs the workflow
 // from scratch elsewhere), so only unrequested failures and "never picked up" count as unhealthy.
-import type { KObject } from '../../../../src/interpreter/types.js';
-import { isObject } from './templates.js';
+import type { KObject } from '../../../../src/interpreter/types.ts';
+import { isObject } from './templates.ts';
 
 const HEALTHY_PHASES = new Set(['Pending', 'Running', 'Succeeded']);
 const FAILED_PHASES = new Set(['Failed', 'Error']);

@@ -2,7 +2,7 @@
 // reflected status (status.ts), where `phase` and `suspended` are always present, and every value they
 // can produce ("", Pending, Running, Succeeded, Failed, Error; true, false) is a valid label value.
 // Unprefixed aliases let the re-created Workflow read them as {{workflow.labels.<alias>}}.
-import type { StatePreservationRule } from '../../../../src/interpreter/types.js';
+import type { StatePreservationRule } from '../../../../src/interpreter/types.ts';
 
 export const preservation: StatePreservationRule[] = [
   // The phase of the run that was evicted: tells the new run it is a re-run, and whether the old one failed

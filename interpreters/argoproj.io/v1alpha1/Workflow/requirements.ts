@@ -1,9 +1,9 @@
 // InterpretReplica for Argo Workflow: one unit of work, sized by the largest pod it can create.
 import { isDeepStrictEqual } from 'node:util';
-import type { KObject, ReplicaRequirements, ReplicaResult } from '../../../../src/interpreter/types.js';
-import { podTemplateRequirements } from '../../../../src/k8s/podtemplate.js';
-import { maxResourceLists, type ResourceList } from '../../../../src/k8s/resources.js';
-import { POD_TEMPLATE_TYPES, effectiveTemplates, isObject, templatePod, templateType } from './templates.js';
+import type { KObject, ReplicaRequirements, ReplicaResult } from '../../../../src/interpreter/types.ts';
+import { podTemplateRequirements } from '../../../../src/k8s/podtemplate.ts';
+import { maxResourceLists, type ResourceList } from '../../../../src/k8s/resources.ts';
+import { POD_TEMPLATE_TYPES, effectiveTemplates, isObject, templatePod, templateType } from './templates.ts';
 
 type SchedulingField = 'nodeSelector' | 'tolerations' | 'affinity';
 const SCHEDULING_FIELDS: SchedulingField[] = ['nodeSelector', 'tolerations', 'affinity'];

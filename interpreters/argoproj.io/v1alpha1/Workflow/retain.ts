@@ -1,7 +1,7 @@
 // ReviseReplica and Retain for Argo Workflow: what Karmada may change in the member copy, and which
 // member-side values survive Karmada's re-apply (kinds.md §4.3, §6).
-import type { KObject } from '../../../../src/interpreter/types.js';
-import { isObject } from './templates.js';
+import type { KObject } from '../../../../src/interpreter/types.ts';
+import { isObject } from './templates.ts';
 
 /**
  * Identity. `spec.parallelism` limits the workflow's own concurrent pods; it is not a replica count and

@@ -1,8 +1,8 @@
 // InterpretStatus for Argo Workflow: the summary Karmada copies into Work and ResourceBinding status.
 // It is also the input of AggregateStatus and of state-preservation JSONPaths, so `phase` and `suspended`
 // are always present (a missing key fails a preservation rule).
-import type { KObject } from '../../../../src/interpreter/types.js';
-import { asArray, isObject } from './templates.js';
+import type { KObject } from '../../../../src/interpreter/types.ts';
+import { asArray, isObject } from './templates.ts';
 
 /** Status fields copied as they are. Never `nodes`, `storedTemplates`, `storedWorkflowTemplateSpec`. */
 export const SUMMARY_FIELDS = ['startedAt', 'finishedAt', 'estimatedDuration', 'progress', 'message', 'conditions', 'resourcesDuration'] as const;

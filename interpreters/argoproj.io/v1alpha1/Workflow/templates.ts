@@ -1,6 +1,6 @@
 // Argo Workflow template walking: which templates exist, what type each is, and the pod a
 // pod-creating template turns into (as a PodTemplateSpec-shaped object for the src/k8s helpers).
-import type { KObject } from '../../../../src/interpreter/types.js';
+import type { KObject } from '../../../../src/interpreter/types.ts';
 
 export function isObject(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,11 +1,11 @@
 // AggregateStatus: one status for the resource template from every member cluster's reflected
 // status, naming the clusters that are failing, not applied or silent, plus whether the placement
 // survives losing a cluster. Only values every cluster agrees on are reported as such.
-import type { AggregatedStatusItem, KObject } from '../../../../src/interpreter/types.js';
-import type { Reported, XlineApi } from './profile.js';
-import { placementVerdict } from './quorum.js';
-import { apiOf } from './versions.js';
-import { isCount } from './values.js';
+import type { AggregatedStatusItem, KObject } from '../../../../src/interpreter/types.ts';
+import type { Reported, XlineApi } from './profile.ts';
+import { placementVerdict } from './quorum.ts';
+import { apiOf } from './versions.ts';
+import { isCount } from './values.ts';
 
 interface Condition {
   type: string;

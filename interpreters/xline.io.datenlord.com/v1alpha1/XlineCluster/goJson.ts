@@ -2,7 +2,7 @@
 // stores md5(json.Marshal(spec)) in status.lastApplySpecHash; reproducing that needs Go's field
 // order, omitempty rules, pointer-vs-value semantics and string escaping, which no JS library
 // models (JSON.stringify keeps the input's key order and escapes differently), hence hand-written.
-import { canonicalQuantity } from '../../../../src/k8s/quantity.js';
+import { canonicalQuantity } from '../../../../src/k8s/quantity.ts';
 
 export type GoType =
   | { kind: 'string' }

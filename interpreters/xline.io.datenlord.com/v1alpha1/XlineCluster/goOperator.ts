@@ -1,10 +1,10 @@
 // xline.io.datenlord.com/v1alpha1: the Go operator (xline-kv/xline-operator main). Its status says
 // how far the last reconcile got (stage, stageStatus, lastMessage) and which spec it applied
 // (lastApplySpecHash); nothing about member readiness, so health means "reconciled this spec".
-import type { KObject } from '../../../../src/interpreter/types.js';
-import type { MemberVerdict, Reported, XlineApi } from './profile.js';
-import { specApplied } from './specHash.js';
-import { unanimous } from './values.js';
+import type { KObject } from '../../../../src/interpreter/types.ts';
+import type { MemberVerdict, Reported, XlineApi } from './profile.ts';
+import { specApplied } from './specHash.ts';
+import { unanimous } from './values.ts';
 
 const STAGE_COMPLETE = 'complete';
 

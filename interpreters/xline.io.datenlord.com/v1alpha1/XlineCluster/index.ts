@@ -1,11 +1,11 @@
 // XlineCluster, one module for both operator APIs (the Go operator's xline.io.datenlord.com and the
 // earlier Rust operator's xlineoperator.xline.cloud). What differs per API version is the table in
 // versions.ts; every operation below is shared. README.md explains each choice.
-import type { KindInterpreter, StatePreservationRule } from '../../../../src/interpreter/types.js';
-import { aggregateStatus } from './aggregate.js';
-import { getReplicas, retain, reviseReplica } from './replicas.js';
-import { interpretHealth, reflectStatus } from './status.js';
-import { apiOf, XLINE_APIS } from './versions.js';
+import type { KindInterpreter, StatePreservationRule } from '../../../../src/interpreter/types.ts';
+import { aggregateStatus } from './aggregate.ts';
+import { getReplicas, retain, reviseReplica } from './replicas.ts';
+import { interpretHealth, reflectStatus } from './status.ts';
+import { apiOf, XLINE_APIS } from './versions.ts';
 
 /**
  * Each API version's rules (versions.ts); a rule is valid only for objects of its own API version.

@@ -1,5 +1,5 @@
 // What an API version of XlineCluster must provide; versions.ts holds one row per API version.
-import type { DependentObjectReference, KObject, ReplicaRequirements, StatePreservationRule } from '../../../../src/interpreter/types.js';
+import type { DependentObjectReference, KObject, ReplicaRequirements, StatePreservationRule } from '../../../../src/interpreter/types.ts';
 
 /** One member cluster's XlineCluster, judged from its reflected status (InterpretStatus output). */
 export interface MemberVerdict {

@@ -1,10 +1,10 @@
 // InterpretReplica, ReviseReplica and Retain: the member count of one Xline consensus group.
 // The group is never divided between member clusters: a share of it would be a separate group
 // with its own (empty) data, and the CRDs reject fewer than 3 members anyway (kinds.md §5.6).
-import { InterpreterError, type KObject, type ReplicaResult } from '../../../../src/interpreter/types.js';
-import { MIN_MEMBERS } from './quorum.js';
-import { apiOf } from './versions.js';
-import { isCount } from './values.js';
+import { InterpreterError, type KObject, type ReplicaResult } from '../../../../src/interpreter/types.ts';
+import { MIN_MEMBERS } from './quorum.ts';
+import { apiOf } from './versions.ts';
+import { isCount } from './values.ts';
 
 /** The Deployment convention (Karmada native Retain): the template opts in to a member autoscaler. */
 export const RETAIN_REPLICAS_LABEL = 'resourcetemplate.karmada.io/retain-replicas';

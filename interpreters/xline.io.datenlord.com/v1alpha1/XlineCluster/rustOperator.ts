@@ -2,11 +2,11 @@
 // v1alpha1), the one Karmada's Xline experiments used. spec.size members, one user-supplied
 // container, affinity, PVC templates (data, pvcs, backup.pvc) and a scale subresource
 // (.spec.size / .status.available). Its status counts available members, so health is quorum-aware.
-import { podTemplateDependencies, podTemplateRequirements } from '../../../../src/k8s/podtemplate.js';
-import type { KObject } from '../../../../src/interpreter/types.js';
-import type { MemberVerdict, XlineApi } from './profile.js';
-import { quorum } from './quorum.js';
-import { isCount } from './values.js';
+import { podTemplateDependencies, podTemplateRequirements } from '../../../../src/k8s/podtemplate.ts';
+import type { KObject } from '../../../../src/interpreter/types.ts';
+import type { MemberVerdict, XlineApi } from './profile.ts';
+import { quorum } from './quorum.ts';
+import { isCount } from './values.ts';
 
 /** The operator's pods as a pod template: the one container and the affinity are all it takes from the spec. */
 function podTemplateOf(obj: KObject): KObject {

@@ -1,8 +1,8 @@
 // InterpretStatus and InterpretHealth. The reflected status is all that AggregateStatus and state
 // preservation ever see of a member, so it carries every fact they use, including the member count.
-import type { KObject } from '../../../../src/interpreter/types.js';
-import { apiOf } from './versions.js';
-import { isCount } from './values.js';
+import type { KObject } from '../../../../src/interpreter/types.ts';
+import { apiOf } from './versions.ts';
+import { isCount } from './values.ts';
 
 const TEMPLATE_GENERATION_ANNOTATION = 'resourcetemplate.karmada.io/generation';
 

@@ -5,10 +5,10 @@
 // | xlineoperator.xline.cloud/v1alpha1  | size        | size + requirements   | refuse (400)  | yes (scale sub.)  | quorum            | QuorumAvailable      |
 //
 // Details and reasons: README.md beside this file.
-import { InterpreterError, type KObject } from '../../../../src/interpreter/types.js';
-import { goOperator } from './goOperator.js';
-import type { XlineApi } from './profile.js';
-import { rustOperator } from './rustOperator.js';
+import { InterpreterError, type KObject } from '../../../../src/interpreter/types.ts';
+import { goOperator } from './goOperator.ts';
+import type { XlineApi } from './profile.ts';
+import { rustOperator } from './rustOperator.ts';
 
 export const XLINE_APIS: ReadonlyArray<XlineApi> = [goOperator, rustOperator];
 
