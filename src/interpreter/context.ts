@@ -1,11 +1,7 @@
 // The request a piece of interpreter code is running for, without threading it through every call:
 // Lua `print` output is logged with the uid of the request whose script printed it, and a Lua call
-// still queued when its request's deadline has passed is not run.
-//
-// Only valid during the synchronous part of `runWithRequestContext`'s callback: code that continues
-// asynchronously (the Lua runtime waits for its turn) captures it at its synchronous entry. We do not
-// use AsyncLocalStorage: on Node 20 it installs promise hooks that cost every request ~15 µs, and the
-// only reader is `print`, which is rare.
+// still waiting for a worker when its request's deadline has passed is not run.
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface RequestContext {
   uid: string;
@@ -14,20 +10,14 @@ export interface RequestContext {
   deadline?: number;
 }
 
-let current: RequestContext | undefined;
+const storage = new AsyncLocalStorage<RequestContext>();
 
-/** Runs fn with `context` as the current request context for fn's synchronous part. */
+/** Runs fn with `context` as the current request context (also across its awaits). */
 export function runWithRequestContext<T>(context: RequestContext, fn: () => T): T {
-  const previous = current;
-  current = context;
-  try {
-    return fn();
-  } finally {
-    current = previous;
-  }
+  return storage.run(context, fn);
 }
 
-/** The context of the request whose code is running synchronously right now, if any. */
+/** The context of the request whose code is running, if any. */
 export function currentRequestContext(): RequestContext | undefined {
-  return current;
+  return storage.getStore();
 }

@@ -16,9 +16,13 @@ export function copyJson<T>(value: T): T {
   // for...in rather than Object.keys: no key array per object (JSON objects have no inherited keys).
   for (const key in value) {
     if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-    const item = copyJson((value as Record<string, unknown>)[key]);
-    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-    else out[key] = item;
+    setOwn(out, key, copyJson((value as Record<string, unknown>)[key]));
   }
   return out as T;
+}
+
+/** `object[key] = value`, except that a key "__proto__" (legal in JSON, Karmada's Go maps keep it) stays an ordinary key. */
+export function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
 }

@@ -2,8 +2,8 @@
 // customizations we ship (interpreters/**/customizations.yaml) and the user's --customizations
 // folders, with Karmada-like precedence: user Lua > built-in TypeScript > built-in Lua.
 import { builtinInterpreters } from '../../interpreters/index.ts';
+import { UntrustedWork, type UntrustedWorkOptions } from '../isolation/untrusted-work.ts';
 import { loadBuiltinCustomizations, loadCustomizations, type LoadProblem, type LoadResult } from '../lua/loader.ts';
-import { LuaRuntime } from '../lua/runtime.ts';
 import { watchCustomizations, type CustomizationWatch } from '../lua/watch.ts';
 import type { RequestContext } from './context.ts';
 import { Registry } from './registry.ts';
@@ -11,6 +11,8 @@ import { Registry } from './registry.ts';
 export interface RegistryOptions {
   customizations?: string[];
   luaTimeoutMs?: number;
+  /** Worker threads and limits for Lua customizations and state-preservation JSONPath. */
+  untrustedWork?: Omit<UntrustedWorkOptions, 'luaTimeoutMs'>;
   /** Reload user customizations when their files change (the server; not the one-shot CLI). */
   watch?: boolean;
   /** Told about every reload of user customizations (the server logs, counts and reports it). */
@@ -26,17 +28,19 @@ export interface RegistryOptions {
 
 export interface LoadedRegistry {
   registry: Registry;
-  runtime: LuaRuntime;
+  /** Runs Lua customizations and state-preservation JSONPath on worker threads. */
+  untrusted: UntrustedWork;
   /** Problems found while loading customizations (file and message), for logs and /readyz. */
   problems: LoadProblem[];
   builtinLua: LoadResult;
   userLua?: LoadResult;
   fallbackLua?: LoadResult;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export async function createRegistry(options: RegistryOptions = {}): Promise<LoadedRegistry> {
-  const runtime = new LuaRuntime({ timeoutMs: options.luaTimeoutMs });
+  const untrusted = new UntrustedWork({ ...options.untrustedWork, luaTimeoutMs: options.luaTimeoutMs });
+  const runtime = untrusted;
   const luaOptions = {
     runtime,
     timeoutMs: options.luaTimeoutMs,
@@ -68,14 +72,14 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Loa
   }
   return {
     registry,
-    runtime,
+    untrusted,
     builtinLua,
     userLua,
     fallbackLua,
     problems: [...builtinLua.errors, ...(userLua?.errors ?? []), ...(fallbackLua?.errors ?? [])],
-    close() {
+    async close() {
       watch?.close();
-      runtime.close();
+      await untrusted.close();
     },
   };
 }

@@ -2,6 +2,7 @@
 // decodes them with layeh.com/gopher-json; results are encoded back with gopher-json's Encode).
 import { lua, lauxlib } from './fengari.ts';
 import { lazyValueOf, luaRoundTrip, pushInterned, pushScalar } from './lazy.ts';
+import { setOwn } from '../interpreter/copy.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
@@ -184,9 +185,9 @@ function encodeTable(L: unknown, table: { f: TableEntry | undefined }, visited: 
     const object: Record<string, unknown> = {};
     // Two keys can decode to the same text (invalid UTF-8): the later one wins, as an assignment would.
     for (const [key, value] of stringEntries) {
-      if (value !== EMPTY) object[key] = value;
+      if (value !== EMPTY) setOwn(object, key, value);
       else if (drop) delete object[key];
-      else object[key] = emptyArray();
+      else setOwn(object, key, emptyArray());
     }
     return object;
   }
@@ -250,8 +251,8 @@ function encodeJsContainer(value: object, depth: number, drop: boolean): unknown
     if (item === null || item === undefined) continue;
     object ??= {};
     const encoded = encodeJs(item, depth, drop);
-    if (encoded !== EMPTY) object[key] = encoded;
-    else if (!drop) object[key] = emptyArray();
+    if (encoded !== EMPTY) setOwn(object, key, encoded);
+    else if (!drop) setOwn(object, key, emptyArray());
   }
   return object ?? EMPTY;
 }
@@ -267,9 +268,9 @@ function encodeJsObjectRenamingKeys(value: Record<string, unknown>, keys: string
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const object: Record<string, unknown> = {};
   for (const [key, item] of entries) {
-    if (item !== EMPTY) object[key] = item;
+    if (item !== EMPTY) setOwn(object, key, item);
     else if (drop) delete object[key];
-    else object[key] = emptyArray();
+    else setOwn(object, key, emptyArray());
   }
   return object;
 }

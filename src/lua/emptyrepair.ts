@@ -5,6 +5,8 @@
 // so a parent emptied by deletions stays (as `{}` or `[]`). Paths are compared as key lists, which is
 // what Karmada intends (its dotted strings mis-handle keys containing "." or ":").
 
+import { setOwn } from '../interpreter/copy.ts';
+
 type Json = unknown;
 
 function isPlainObject(value: Json): value is Record<string, Json> {
@@ -63,9 +65,9 @@ function repairChildren(value: Json, path: string[], decide: Decide): Json {
       path.pop();
       if (out === undefined && repaired !== item) {
         out = {};
-        for (let j = 0; j < i; j++) out[keys[j]!] = value[keys[j]!];
+        for (let j = 0; j < i; j++) setOwn(out, keys[j]!, value[keys[j]!]);
       }
-      if (out !== undefined && repaired !== undefined) out[key] = repaired;
+      if (out !== undefined && repaired !== undefined) setOwn(out, key, repaired);
     }
     return out ?? value;
   }

@@ -18,13 +18,15 @@ import { compareStrings } from './merge.ts';
 export interface LuaCallOptions {
   timeoutMs?: number;
   onPrint?: (line: string) => void;
-  /** performance.now() after which the call is not run any more if it is still waiting for its turn. */
+  /** performance.now() after which the call is not run any more if it is still waiting for a worker. */
   notAfter?: number;
+  /** Calls waiting for a worker are taken in turn across keys (the customization). */
+  key?: string;
 }
 
 /**
- * The part of src/lua/runtime.ts `LuaRuntime` the loader uses, written out so tests can pass a small fake
- * and so this module does not depend on the VM's internals.
+ * What runs the scripts: src/isolation/untrusted-work.ts on worker threads (the server and the CLI), or
+ * src/lua/runtime.ts `LuaRuntime` in-process (tests); tests also pass a small fake.
  */
 export interface CustomizationRuntime {
   compileCheck(script: string): void;
@@ -70,9 +72,9 @@ export function createLuaInterpreter(
 ): LuaKindInterpreter {
   const call = async <T>(source: ScriptSource, functionName: string, run: (o: LuaCallOptions) => Promise<T>) => {
     const onPrint = options.onPrint;
-    // Taken now, while the caller's request context is current: the script runs on a later turn.
     const context = currentRequestContext();
     const callOptions: LuaCallOptions = {
+      key: source.customization,
       timeoutMs: options.timeoutMs,
       onPrint: onPrint && ((line) => onPrint(line, { customization: source.customization, functionName }, context)),
       notAfter: context?.deadline,

@@ -22,12 +22,6 @@ export { LuaScriptError } from './errors.ts';
 export interface LuaCallOptions {
   timeoutMs?: number;
   onPrint?: (line: string) => void;
-  /**
-   * performance.now() after which nobody waits for the answer (the request's deadline, when the server
-   * has already answered 504): a call still waiting for its turn then is not run. Under a burst beyond
-   * what the scripts can serve, the queue would otherwise keep running work for callers long gone.
-   */
-  notAfter?: number;
 }
 
 export interface LuaRuntimeOptions {
@@ -42,8 +36,6 @@ export interface LuaRuntimeOptions {
 }
 
 const utf8 = new TextDecoder();
-/** Lua may hold one event-loop iteration this long; later calls wait for the next iteration. */
-const LOOP_SHARE_MS = 20;
 const typeNameAt = (L: any, index: number): string => utf8.decode(lua.lua_typename(L, lua.lua_type(L, index)));
 
 /** Result conversion step 1 + 2 of ConvertLuaResultInto (gopher-json encode, then empty-table repair). */
@@ -119,15 +111,6 @@ export class LuaRuntime {
   private cacheHits = 0;
   private cacheMisses = 0;
   private closed = false;
-  /** A deferred call holds the turn from when it is deferred until it ends; later calls queue behind it. */
-  private turnTaken = false;
-  /** Deferred calls waiting for the turn, in arrival order. */
-  private readonly waiting: Array<() => void> = [];
-  /** performance.now() of the first Lua call since the event loop last reached its check phase. */
-  private busySince: number | undefined;
-  private readonly loopTurned = (): void => {
-    this.busySince = undefined;
-  };
 
   constructor(opts: LuaRuntimeOptions = {}) {
     this.poolSize = opts.poolSize ?? 10;
@@ -248,17 +231,8 @@ export class LuaRuntime {
     options: LuaCallOptions | undefined,
     convert: (L: any, firstResult: number, functionName: string) => T,
   ): Promise<T> {
-    const queuedAt = performance.now();
-    const deferred = this.mustWait();
-    if (deferred) await this.waitTurn();
-    let state: LuaState | undefined;
+    const state = this.acquire();
     try {
-      const now = performance.now();
-      if (options?.notAfter !== undefined && now >= options.notAfter) {
-        const waited = Math.round(now - queuedAt);
-        throw new LuaScriptError(`not run: the request's deadline passed while the call waited ${waited} ms for its turn`, { functionName, timeout: true, abandoned: true });
-      }
-      state = this.acquire();
       let chunkRef: number;
       try {
         chunkRef = this.compile(state, script);
@@ -276,56 +250,13 @@ export class LuaRuntime {
         const type = lua.lua_type(L, 2);
         if (type === lua.LUA_TNIL) throw new LuaScriptError(`not found function ${functionName}`, { functionName });
         if (type !== lua.LUA_TFUNCTION) throw new LuaScriptError(`${functionName} is not a function: ${typeNameAt(L, 2)}`, { functionName });
-        for (const arg of args) state!.pushArgument(arg);
+        for (const arg of args) state.pushArgument(arg);
         lua.lua_call(L, args.length, resultCount);
         result = convert(L, 2, functionName);
       });
       return result as T;
     } finally {
-      if (state) this.release(state);
-      if (deferred) this.endTurn();
+      this.release(state);
     }
-  }
-
-  /**
-   * Whether this call must wait for a later event-loop iteration. A call runs at once, inside the
-   * I/O callback of its request as a TypeScript module does, unless Lua has held the current iteration
-   * for LOOP_SHARE_MS already (a burst, or a runaway script running to its deadline) or earlier calls
-   * are waiting: then it queues, and the queue runs one call per iteration in arrival order, so TLS,
-   * HTTP and timers are served in between.
-   *
-   * Deferring every call (as this did until 25 Nov) kept each request alive across a loop iteration,
-   * and V8 promoted far more of it into the old generation: CloneSet InterpretHealth at 2,550 evenly
-   * spaced req/s, 650-780 KB per scavenge and p99 8-10 ms, against 250-270 KB and 3.2-3.3 ms now (with
-   * pretenuring off as serve runs; with it on, 1.5 MB and 5-8.5 ms; bench/README.md, "Memory").
-   */
-  private mustWait(): boolean {
-    if (this.turnTaken) return true;
-    const now = performance.now();
-    if (this.busySince === undefined) {
-      // The first Lua call since the loop last reached its check phase: note when the loop turns again.
-      this.busySince = now;
-      setImmediate(this.loopTurned);
-      return false;
-    }
-    return now - this.busySince >= LOOP_SHARE_MS;
-  }
-
-  /** Queues the call; the first one waiting holds the turn until its own call ends (endTurn). */
-  private waitTurn(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      if (this.turnTaken) {
-        this.waiting.push(resolve);
-      } else {
-        this.turnTaken = true;
-        setImmediate(resolve);
-      }
-    });
-  }
-
-  private endTurn(): void {
-    const next = this.waiting.shift();
-    if (next) setImmediate(next);
-    else this.turnTaken = false;
   }
 }

@@ -2,6 +2,7 @@
 // []Component, []DependentObjectReference), then re-marshalling them as Go would: field names match
 // case-insensitively, unknown fields are ignored, int32/int64 fields reject fractions, Quantity fields
 // accept strings or numbers and come out canonical, omitempty fields disappear when empty.
+import { setOwn } from '../interpreter/copy.ts';
 import { Quantity } from '../k8s/quantity.ts';
 import { goFloatV } from './numbers.ts';
 
@@ -146,7 +147,7 @@ function decode(value: unknown, schema: Schema, where: string | undefined): unkn
     case 'map': {
       if (jsonKind(value) !== 'object') throw mismatch(value, schema.goType, where);
       const out: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(value as Record<string, unknown>)) out[key] = decode(item, schema.of, where) ?? zeroValue(schema.of);
+      for (const [key, item] of Object.entries(value as Record<string, unknown>)) setOwn(out, key, decode(item, schema.of, where) ?? zeroValue(schema.of));
       return out;
     }
     case 'struct': {

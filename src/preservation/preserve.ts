@@ -15,6 +15,8 @@ export interface PreserveInput {
 }
 
 export type ReflectStatus = (obj: KObject) => Promise<Record<string, any>>;
+/** Evaluates the rules against a reflected status: in-process, or where runaway JSONPath can be stopped (the server). */
+export type EvaluateRules = (rules: StatePreservationRule[], status: unknown) => Promise<PreservationResult> | PreservationResult;
 
 /** Validates the input; throws PreservationInputError with a message fit for a 400 answer. */
 export function rulesFromInput(input: { policy?: unknown; rules?: unknown }): StatePreservationRule[] {
@@ -34,9 +36,9 @@ function checkObservedObject(value: unknown): asserts value is KObject {
   }
 }
 
-export async function preserveForObject(input: PreserveInput, reflect: ReflectStatus): Promise<PreservationResult> {
+export async function preserveForObject(input: PreserveInput, reflect: ReflectStatus, evaluate: EvaluateRules = evaluatePreservation): Promise<PreservationResult> {
   const rules = rulesFromInput(input);
   checkObservedObject(input.observedObject);
   const status = await reflect(input.observedObject);
-  return evaluatePreservation(rules, status);
+  return evaluate(rules, status);
 }

@@ -1,8 +1,8 @@
 // A user customization whose scripts never end (`while true do end`), called in parallel with normal
 // traffic over HTTPS: each runaway call is stopped at the Lua deadline and answered as a 500 naming
 // the customization and the timeout, while the normal requests (TypeScript and Lua kinds) keep
-// succeeding within their own deadline. Lua runs on the event loop, so a runaway call delays others
-// by at most --lua-timeout; that bound is what keeps them within their deadline.
+// succeeding within their own deadline: runaway calls hold worker threads, never the event loop, and
+// queued calls are taken in turn across customizations.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:https';
@@ -62,6 +62,7 @@ describe('runaway Lua scripts under load', () => {
     const loaded = await createRegistry({ customizations: [dir], luaTimeoutMs: LUA_TIMEOUT_MS });
     cleanup.push(() => loaded.close());
     expect(loaded.problems).toEqual([]);
+    await loaded.untrusted.start();
     const server = await startLocalServer(loaded.registry);
     cleanup.push(() => server.close());
     const target = { port: server.port, ca: server.ca };

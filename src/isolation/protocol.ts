@@ -1,0 +1,42 @@
+// Messages between the main thread and the untrusted-work workers.
+
+/** What every worker starts with. */
+export interface UntrustedWorkerData {
+  /** How much one Lua call may grow the worker's heap (plus external memory). */
+  memoryLimitBytes: number;
+}
+
+/** The CustomizationRuntime methods a worker runs (src/lua/interpreter.ts). */
+export type LuaMethod =
+  | 'getReplicas'
+  | 'getComponents'
+  | 'reviseReplica'
+  | 'retain'
+  | 'aggregateStatus'
+  | 'reflectStatus'
+  | 'interpretHealth'
+  | 'getDependencies';
+
+export type WorkerRequest =
+  | { id: number; type: 'lua'; method: LuaMethod; script: string; args: unknown[]; timeoutMs: number }
+  | { id: number; type: 'preserve'; rules: unknown[]; status: unknown };
+
+export interface WorkerError {
+  message: string;
+  /** Set for Lua script errors (src/lua/errors.ts LuaScriptError). */
+  luaMessage?: string;
+  functionName?: string;
+  line?: number;
+  timeout?: boolean;
+}
+
+export type WorkerReply = { id: number; prints: string[]; compiled: boolean; idleBytes: number } & (
+  | { ok: true; json: string }
+  | { ok: false; error: WorkerError }
+);
+
+/** Largest result a worker sends back (JSON text). Results are objects like the request's, at most a few MiB. */
+export const MAX_RESULT_BYTES = 16 * 1024 * 1024;
+/** `print` output kept per call (logged at debug level with the request's uid). */
+export const MAX_PRINT_LINES = 100;
+export const MAX_PRINT_LINE_CHARS = 1024;

@@ -1,0 +1,130 @@
+// The main thread's side of untrusted work: Lua customization calls (as the CustomizationRuntime the
+// Lua interpreters use) and state-preservation JSONPath, each run on the worker pool with a time and a
+// memory limit. Failures come back as the errors the in-process code would throw, so the messages Karmada
+// sees name the customization, the function and the limit that was hit.
+import type { AggregatedStatusItem, Component, DependentObjectReference, KObject, ReplicaResult, StatePreservationRule } from '../interpreter/types.ts';
+import type { CustomizationRuntime, LuaCallOptions } from '../lua/interpreter.ts';
+import { compileCheck } from '../lua/compile-check.ts';
+import { LuaScriptError } from '../lua/errors.ts';
+import type { PreservationResult } from '../preservation/evaluate.ts';
+import type { LuaMethod, UntrustedWorkerData, WorkerReply } from './protocol.ts';
+import { defaultWorkerCount, WorkerPool, WorkerTaskError, type StopReason } from './worker-pool.ts';
+
+export interface UntrustedWorkOptions {
+  /** Worker threads (default: the machine's parallelism, between 2 and 8). */
+  workers?: number;
+  /** Time limit of one Lua call (Karmada's: 1 s). */
+  luaTimeoutMs?: number;
+  /** How much one call may grow its worker's memory. */
+  memoryLimitBytes?: number;
+  /** Time limit of one state-preservation evaluation. */
+  preserveTimeoutMs?: number;
+  /** Told about every call stopped from outside (metrics). */
+  onStop?: (reason: StopReason, key: string) => void;
+  /** Told whether each Lua call found its script compiled (metrics). */
+  onCompileCache?: (hit: boolean) => void;
+}
+
+export const DEFAULT_LUA_TIMEOUT_MS = 1000;
+export const DEFAULT_MEMORY_LIMIT_BYTES = 128 * 1024 * 1024;
+
+// The worker runs from its TypeScript source where this module does (tests, `node src/cli.ts`), else the build.
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './untrusted-worker.ts' : './untrusted-worker.js', import.meta.url);
+
+export class UntrustedWork implements CustomizationRuntime {
+  readonly luaTimeoutMs: number;
+  private readonly preserveTimeoutMs: number;
+  private readonly pool: WorkerPool;
+  private readonly onCompileCache?: (hit: boolean) => void;
+
+  constructor(options: UntrustedWorkOptions = {}) {
+    this.luaTimeoutMs = options.luaTimeoutMs ?? DEFAULT_LUA_TIMEOUT_MS;
+    this.preserveTimeoutMs = options.preserveTimeoutMs ?? 1000;
+    this.onCompileCache = options.onCompileCache;
+    const memoryLimitBytes = options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
+    const workerData: UntrustedWorkerData = { memoryLimitBytes };
+    this.pool = new WorkerPool({ workerUrl: WORKER_URL, workerData, size: options.workers ?? defaultWorkerCount(), memoryLimitBytes, onStop: options.onStop });
+  }
+
+  /** Starts the workers ahead of the first call; resolves once they have started. */
+  start(): Promise<void> {
+    return this.pool.start();
+  }
+
+  stats(): { workers: number; busy: number; queued: number } {
+    return this.pool.stats();
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  compileCheck(script: string): void {
+    compileCheck(script);
+  }
+
+  getReplicas(script: string, obj: KObject, o?: LuaCallOptions): Promise<ReplicaResult> {
+    return this.lua('getReplicas', script, [obj], o);
+  }
+
+  getComponents(script: string, obj: KObject, o?: LuaCallOptions): Promise<Component[]> {
+    return this.lua('getComponents', script, [obj], o);
+  }
+
+  reviseReplica(script: string, obj: KObject, replicas: number, o?: LuaCallOptions): Promise<KObject> {
+    return this.lua('reviseReplica', script, [obj, replicas], o);
+  }
+
+  retain(script: string, desired: KObject, observed: KObject, o?: LuaCallOptions): Promise<KObject> {
+    return this.lua('retain', script, [desired, observed], o);
+  }
+
+  aggregateStatus(script: string, obj: KObject, items: AggregatedStatusItem[] | undefined, o?: LuaCallOptions): Promise<KObject> {
+    return this.lua('aggregateStatus', script, [obj, items], o);
+  }
+
+  reflectStatus(script: string, observed: KObject, o?: LuaCallOptions): Promise<Record<string, any>> {
+    return this.lua('reflectStatus', script, [observed], o);
+  }
+
+  interpretHealth(script: string, observed: KObject, o?: LuaCallOptions): Promise<boolean> {
+    return this.lua('interpretHealth', script, [observed], o);
+  }
+
+  getDependencies(script: string, obj: KObject, o?: LuaCallOptions): Promise<DependentObjectReference[]> {
+    return this.lua('getDependencies', script, [obj], o);
+  }
+
+  /** Evaluates state-preservation rules (user JSONPath) against a reflected status. */
+  async evaluatePreservation(rules: StatePreservationRule[], status: unknown): Promise<PreservationResult> {
+    let reply: WorkerReply;
+    try {
+      reply = await this.pool.run<WorkerReply>({ type: 'preserve', rules, status }, { key: 'preserve', timeoutMs: this.preserveTimeoutMs });
+    } catch (error) {
+      if (error instanceof WorkerTaskError) throw new Error(`evaluating the state preservation rules ${error.message}`);
+      throw error;
+    }
+    if (!reply.ok) throw new Error(reply.error.message);
+    return JSON.parse(reply.json) as PreservationResult;
+  }
+
+  private async lua<T>(method: LuaMethod, script: string, args: unknown[], o: LuaCallOptions | undefined): Promise<T> {
+    const timeoutMs = o?.timeoutMs ?? this.luaTimeoutMs;
+    let reply: WorkerReply;
+    try {
+      reply = await this.pool.run<WorkerReply>({ type: 'lua', method, script, args, timeoutMs }, { key: o?.key ?? method, timeoutMs, notAfter: o?.notAfter });
+    } catch (error) {
+      if (error instanceof WorkerTaskError && error.reason !== 'closed') {
+        throw new LuaScriptError(error.message, { timeout: error.reason === 'timeout' || error.reason === 'abandoned', abandoned: error.reason === 'abandoned' });
+      }
+      throw error;
+    }
+    this.onCompileCache?.(!reply.compiled);
+    if (o?.onPrint) for (const line of reply.prints) o.onPrint(line);
+    if (!reply.ok) {
+      const e = reply.error;
+      throw new LuaScriptError(e.luaMessage ?? e.message, { functionName: e.functionName, line: e.line, timeout: e.timeout });
+    }
+    return JSON.parse(reply.json) as T;
+  }
+}

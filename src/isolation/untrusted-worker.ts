@@ -1,0 +1,72 @@
+// The code each worker thread of the pool runs: Lua customization calls (with their own fengari states
+// and compile cache) and state-preservation JSONPath. Results travel back as JSON text no longer than
+// MAX_RESULT_BYTES, so a huge result ends here (as an error, or as this worker's out-of-memory) and never
+// reaches the main thread's heap.
+import { parentPort, workerData } from 'node:worker_threads';
+import { getHeapStatistics } from 'node:v8';
+import type { StatePreservationRule } from '../interpreter/types.ts';
+import { LuaRuntime } from '../lua/runtime.ts';
+import { evaluatePreservation } from '../preservation/evaluate.ts';
+import { MAX_PRINT_LINES, MAX_PRINT_LINE_CHARS, MAX_RESULT_BYTES, type LuaMethod, type UntrustedWorkerData, type WorkerReply, type WorkerRequest } from './protocol.ts';
+
+const port = parentPort!;
+const { memoryLimitBytes } = workerData as UntrustedWorkerData;
+const runtime = new LuaRuntime({ poolSize: 1, memoryLimitMb: memoryLimitBytes / 1048576 });
+
+function idleBytes(): number {
+  const heap = getHeapStatistics();
+  return heap.used_heap_size + heap.external_memory;
+}
+
+function encode(value: unknown): string {
+  const json = JSON.stringify(value ?? null);
+  if (json.length > MAX_RESULT_BYTES) {
+    throw new Error(`the result is ${json.length} bytes of JSON, over the limit of ${MAX_RESULT_BYTES}`);
+  }
+  return json;
+}
+
+async function runLua(request: Extract<WorkerRequest, { type: 'lua' }>, prints: string[]): Promise<unknown> {
+  const onPrint = (line: string) => {
+    if (prints.length < MAX_PRINT_LINES) prints.push(line.length > MAX_PRINT_LINE_CHARS ? `${line.slice(0, MAX_PRINT_LINE_CHARS)}…` : line);
+  };
+  const options = { timeoutMs: request.timeoutMs, onPrint };
+  const [a, b] = request.args;
+  const method: LuaMethod = request.method;
+  switch (method) {
+    case 'reviseReplica':
+      return runtime.reviseReplica(request.script, a as any, b as number, options);
+    case 'retain':
+      return runtime.retain(request.script, a as any, b as any, options);
+    case 'aggregateStatus':
+      return runtime.aggregateStatus(request.script, a as any, b as any, options);
+    default:
+      return runtime[method](request.script, a as any, options);
+  }
+}
+
+async function handle(request: WorkerRequest): Promise<WorkerReply> {
+  const prints: string[] = [];
+  const missesBefore = runtime.stats().cacheMisses;
+  try {
+    const value = request.type === 'lua' ? await runLua(request, prints) : evaluatePreservation(request.rules as StatePreservationRule[], request.status);
+    const compiled = runtime.stats().cacheMisses > missesBefore;
+    return { id: request.id, ok: true, json: encode(value), prints, compiled, idleBytes: idleBytes() };
+  } catch (error) {
+    const e = error as Error & { luaMessage?: string; functionName?: string; line?: number; timeout?: boolean };
+    const compiled = runtime.stats().cacheMisses > missesBefore;
+    return {
+      id: request.id,
+      ok: false,
+      error: { message: String(e?.message ?? error), luaMessage: e?.luaMessage, functionName: e?.functionName, line: e?.line, timeout: e?.timeout },
+      prints,
+      compiled,
+      idleBytes: idleBytes(),
+    };
+  }
+}
+
+port.on('message', (request: WorkerRequest) => {
+  void handle(request).then((reply) => port.postMessage(reply));
+});
+port.postMessage({ ready: true, idleBytes: idleBytes() });

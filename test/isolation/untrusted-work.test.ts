@@ -1,0 +1,100 @@
+// Lua customizations on the worker pool: answers as in-process, and every way a script can run away
+// (loops where the count hook cannot fire, native functions, memory the heap limit does not count,
+// huge results) ends in an error naming the limit, while the pool goes on serving.
+import { afterAll, describe, expect, it } from 'vitest';
+import { UntrustedWork } from '../../src/isolation/untrusted-work.ts';
+import type { StopReason } from '../../src/isolation/worker-pool.ts';
+import { LuaScriptError } from '../../src/lua/errors.ts';
+import { workload } from '../lua/helpers.ts';
+
+const health = (body: string) => `function InterpretHealth(obj)\n${body}\nend`;
+const HEALTHY = health('return obj.status.readyReplicas == obj.spec.replicas');
+
+async function failure(call: Promise<unknown>): Promise<LuaScriptError> {
+  try {
+    await call;
+  } catch (error) {
+    expect(error).toBeInstanceOf(LuaScriptError);
+    return error as LuaScriptError;
+  }
+  throw new Error('the call succeeded');
+}
+
+describe('untrusted work on worker threads', () => {
+  const stops: Array<[StopReason, string]> = [];
+  const work = new UntrustedWork({ workers: 2, luaTimeoutMs: 300, memoryLimitBytes: 64 * 1024 * 1024, onStop: (reason, key) => stops.push([reason, key]) });
+  afterAll(() => work.close());
+  const ready = workload({ spec: { replicas: 2 }, status: { readyReplicas: 2 } });
+
+  it('answers as the in-process runtime does, with print lines and keys named __proto__', async () => {
+    const printed: string[] = [];
+    expect(await work.interpretHealth(health('print("checking", obj.metadata.name) return true'), ready, { onPrint: (line) => printed.push(line) })).toBe(true);
+    expect(printed).toEqual([`checking\t${ready.metadata.name}`]);
+    const object = JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","annotations":{"__proto__":"kept"}}}');
+    const retained = await work.retain('function Retain(desired, observed) return desired end', object, object);
+    expect(Object.getOwnPropertyNames(retained.metadata.annotations)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(retained.metadata.annotations)).toBe(Object.prototype);
+  });
+
+  it('stops a loop at the time limit inside the worker, which keeps serving', async () => {
+    const stopsBefore = stops.length;
+    const error = await failure(work.interpretHealth(health('while true do end'), ready));
+    expect(error.timeout).toBe(true);
+    expect(error.luaMessage).toMatch(/timed out after 300ms/);
+    expect(stops.length).toBe(stopsBefore); // the worker was not replaced
+    expect(await work.interpretHealth(HEALTHY, ready)).toBe(true);
+  });
+
+  it.each([
+    ['an endless error handler (count hooks are off there)', 'xpcall(function() while true do end end, function(m) while true do end end)'],
+    ['a native sort of 400,000 numbers with a Lua comparator', 'local t = {} for i = 1, 400000 do t[i] = (i * 7919) % 400000 end table.sort(t, function(a, b) return a > b end) return true'],
+    ['a backtracking pattern over 300,000 characters', 'local s = "" local p = {} for i = 1, 300000 do p[i] = "(" end s = table.concat(p) return string.find(s, "%b()") ~= nil'],
+  ])('terminates the worker of %s at the time limit and replaces it', async (_name, body) => {
+    const error = await failure(work.interpretHealth(health(body), ready, { key: 'runaway' }));
+    expect(error.timeout).toBe(true);
+    expect(error.luaMessage).toMatch(/timed out after 300ms|stopped after 300 ms: time limit exceeded/);
+    expect(await work.interpretHealth(HEALTHY, ready)).toBe(true);
+  });
+
+  it.each([
+    ['tables allocated in an error handler', 'xpcall(function() error("x") end, function(m) local t = {} for i = 1, 3e6 do t[i] = { i } end end) return true'],
+    ['one string of 512 MiB built by table.concat', 'local s = string.format("%1048576s", "") local t = {} for i = 1, 512 do t[i] = s end return #table.concat(t) > 0'],
+    ['a result holding hundreds of references to one 1 MiB string', 'local s = string.format("%1048576s", "") local t = {} for i = 1, 400 do t[i] = s end return t'],
+  ])('stops %s at the memory limit (or refuses the result) and keeps serving', async (_name, body) => {
+    const script = body.endsWith('return t')
+      ? `function ReflectStatus(obj)\n${body}\nend`
+      : health(body);
+    // A generous time limit: what must stop these is memory.
+    const call = body.endsWith('return t') ? work.reflectStatus(script, ready, { timeoutMs: 20_000 }) : work.interpretHealth(script, ready, { timeoutMs: 20_000 });
+    const error = await failure(call);
+    expect(error.luaMessage).toMatch(/memory limit|over the limit of \d+|stopped: memory limit of 64 MiB exceeded/);
+    expect(await work.interpretHealth(HEALTHY, ready)).toBe(true);
+  });
+
+  it('takes queued calls in turn across customizations: one flooding the pool delays another by one call at most', async () => {
+    const finished: string[] = [];
+    const runaway = Array.from({ length: 6 }, (_, i) =>
+      work.interpretHealth(health('while true do end'), ready, { key: 'flood' }).catch(() => finished.push(`flood-${i}`)),
+    );
+    const other = work.interpretHealth(HEALTHY, ready, { key: 'other' }).then(() => finished.push('other'));
+    await Promise.all([...runaway, other]);
+    // Two workers take flood-0 and flood-1; the next free worker takes `other`, not flood-2.
+    expect(finished.indexOf('other')).toBeLessThanOrEqual(2);
+  });
+
+  it('does not run a call whose request deadline passed while it waited for a worker', async () => {
+    const printed: string[] = [];
+    const blockers = [1, 2].map(() => work.interpretHealth(health('while true do end'), ready, { key: 'blocker' }).catch(() => undefined));
+    const late = failure(work.interpretHealth(health('print("ran") return true'), ready, { key: 'late', notAfter: performance.now() + 50, onPrint: (line) => printed.push(line) }));
+    const error = await late;
+    await Promise.all(blockers);
+    expect(error.abandoned).toBe(true);
+    expect(error.luaMessage).toMatch(/deadline passed while the call waited for a worker/);
+    expect(printed).toEqual([]);
+  });
+
+  it('evaluates state-preservation JSONPath on a worker', async () => {
+    const result = await work.evaluatePreservation([{ aliasLabelName: 'phase', jsonPath: '{.phase}' }], { phase: 'Running' });
+    expect(result).toEqual({ labels: { phase: 'Running' }, errors: [], warnings: [] });
+  });
+});
