@@ -2,6 +2,7 @@
 // variable (KARMADA_INTERPRETER_<FLAG>, list values comma-separated); a flag beats its variable.
 // Problems fail fast with a message naming the flag.
 import { parseArgs } from 'node:util';
+import { defaultWorkerCount } from './isolation/worker-pool.ts';
 
 export interface ServeConfig {
   port: number;
@@ -16,7 +17,13 @@ export interface ServeConfig {
   logLevel: string;
   bodyLimit: number;
   inflightBodyLimit: number;
+  bodyIdleTimeoutMs: number;
   luaTimeoutMs: number;
+  /** Worker threads for Lua customizations and state-preservation JSONPath. */
+  luaWorkers: number;
+  luaMemoryLimit: number;
+  /** `--metrics-bind-address HOST:PORT`: also serve /metrics, /healthz, /readyz over plain HTTP there. */
+  metricsBindAddress?: { host: string; port: number };
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
   /** `--record DIR`: write every exchange there (src/record/recorder.ts). */
@@ -58,8 +65,12 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: 'customizations', env: 'KARMADA_INTERPRETER_CUSTOMIZATIONS', multiple: true, help: 'directory of ResourceInterpreterCustomization files (repeatable, recursive, reloaded on change)' },
   { flag: 'log-level', env: 'KARMADA_INTERPRETER_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug (bodies) or trace' },
   { flag: 'body-limit', env: 'KARMADA_INTERPRETER_BODY_LIMIT', default: '8MiB', help: 'largest request body, e.g. 8MiB, 512KiB, 1000000' },
-  { flag: 'inflight-body-limit', env: 'KARMADA_INTERPRETER_INFLIGHT_BODY_LIMIT', default: '32MiB', help: 'request bytes held at once across interpreter calls; calls beyond it wait, unread (one always runs)' },
-  { flag: 'lua-timeout', env: 'KARMADA_INTERPRETER_LUA_TIMEOUT', default: '1s', help: 'time limit of one Lua call (Karmada uses 1s)' },
+  { flag: 'inflight-body-limit', env: 'KARMADA_INTERPRETER_INFLIGHT_BODY_LIMIT', default: '32MiB', help: 'request bytes received and held at once across calls; a body beyond it pauses until answers free room (the oldest arriving body always proceeds)' },
+  { flag: 'body-idle-timeout', env: 'KARMADA_INTERPRETER_BODY_IDLE_TIMEOUT', default: '5s', help: 'a request body that stops arriving this long is cut (answered 408, connection closed)' },
+  { flag: 'lua-timeout', env: 'KARMADA_INTERPRETER_LUA_TIMEOUT', default: '1s', help: 'time limit of one Lua call (Karmada uses 1s); a call still running past it (+250ms) has its worker thread terminated' },
+  { flag: 'lua-workers', env: 'KARMADA_INTERPRETER_LUA_WORKERS', default: 'auto', help: 'worker threads for Lua customizations and state-preservation JSONPath [auto: CPUs, 2-8]' },
+  { flag: 'lua-memory-limit', env: 'KARMADA_INTERPRETER_LUA_MEMORY_LIMIT', default: '128MiB', help: 'memory one Lua call may take in its worker; past it the call fails (and a worker that keeps growing is terminated)' },
+  { flag: 'metrics-bind-address', env: 'KARMADA_INTERPRETER_METRICS_BIND_ADDRESS', help: 'HOST:PORT (or :PORT) for a plain-HTTP listener with /metrics, /healthz and /readyz, for Prometheus without the webhook TLS [default: off]' },
   { flag: 'shutdown-delay', env: 'KARMADA_INTERPRETER_SHUTDOWN_DELAY', default: '0s', help: 'on SIGTERM, keep serving (unready) this long so endpoints drop us first' },
   { flag: 'shutdown-timeout', env: 'KARMADA_INTERPRETER_SHUTDOWN_TIMEOUT', default: '20s', help: 'on SIGTERM, longest wait for in-flight requests' },
   { flag: 'record', env: 'KARMADA_INTERPRETER_RECORD', help: 'write every interpreter exchange to this directory as one JSON file, secrets redacted (docs/recording.md)' },
@@ -135,6 +146,7 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
   const selfSignedDir = str('self-signed-dir') || undefined;
   if (selfSignedDir && (certDir || tlsCertFile)) throw new ConfigError('--self-signed-dir is for the generated certificate: it cannot be combined with --cert-dir or --tls-cert-file/--tls-key-file');
   const register = registerConfig(str);
+  const metricsBindAddress = parseBindAddress(str('metrics-bind-address'), 'metrics-bind-address');
   return {
     help,
     port,
@@ -148,7 +160,11 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
     logLevel,
     bodyLimit: parseSize(str('body-limit')!, 'body-limit'),
     inflightBodyLimit: parseSize(str('inflight-body-limit')!, 'inflight-body-limit'),
+    bodyIdleTimeoutMs: parseDuration(str('body-idle-timeout')!, 'body-idle-timeout'),
     luaTimeoutMs: parseDuration(str('lua-timeout')!, 'lua-timeout'),
+    luaWorkers: parseWorkers(str('lua-workers')!),
+    luaMemoryLimit: parseSize(str('lua-memory-limit')!, 'lua-memory-limit'),
+    ...(metricsBindAddress ? { metricsBindAddress } : {}),
     shutdownDelayMs: parseDuration(str('shutdown-delay')!, 'shutdown-delay'),
     shutdownTimeoutMs: parseDuration(str('shutdown-timeout')!, 'shutdown-timeout'),
     record: str('record') || undefined,
@@ -167,6 +183,22 @@ function registerConfig(str: (flag: string) => string | undefined): RegisterConf
   const timeoutSeconds = Number(str('register-timeout-seconds'));
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) throw new ConfigError('--register-timeout-seconds must be 1-30');
   return { kubeconfig, url, service, caFile: str('register-ca-file'), timeoutSeconds, name: str('register-name'), webhookName: str('register-webhook-name') };
+}
+
+function parseWorkers(text: string): number {
+  if (text.trim() === 'auto') return defaultWorkerCount();
+  const n = parsePositiveInteger(text, 'lua-workers');
+  if (n > 64) throw new ConfigError(`--lua-workers: ${n} is more than 64`);
+  return n;
+}
+
+/** HOST:PORT, [IPv6]:PORT or :PORT (all addresses); empty or "0" turns the listener off, as in controller-runtime. */
+function parseBindAddress(text: string | undefined, flag: string): { host: string; port: number } | undefined {
+  if (!text || text === '0') return undefined;
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(text.trim());
+  const port = Number(match?.[3]);
+  if (!match || !Number.isInteger(port) || port > 65535) throw new ConfigError(`--${flag}: ${JSON.stringify(text)} is not HOST:PORT or :PORT`);
+  return { host: match[1] ?? (match[2] || '0.0.0.0'), port };
 }
 
 function parsePositiveInteger(text: string, flag: string): number {

@@ -6,6 +6,11 @@ import { CONTEXT_API_VERSION, CONTEXT_KIND } from './wire.ts';
 
 const kubeObject = { type: 'object' } as const;
 
+// Identifying fields are echoed in answers and logs: longer than any Kubernetes name (DNS subdomains are
+// at most 253 characters; Karmada's uids are UUIDs) is refused rather than repeated.
+const MAX_NAME_LENGTH = 253;
+const MAX_UID_LENGTH = 128;
+
 export const envelopeSchema = {
   type: 'object',
   required: ['request'],
@@ -16,19 +21,19 @@ export const envelopeSchema = {
       type: 'object',
       required: ['uid', 'kind', 'operation', 'object'],
       properties: {
-        uid: { type: 'string', minLength: 1 },
+        uid: { type: 'string', minLength: 1, maxLength: MAX_UID_LENGTH },
         kind: {
           type: 'object',
           required: ['version', 'kind'],
           properties: {
-            group: { type: 'string' },
-            version: { type: 'string', minLength: 1 },
-            kind: { type: 'string', minLength: 1 },
+            group: { type: 'string', maxLength: MAX_NAME_LENGTH },
+            version: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH },
+            kind: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH },
           },
         },
-        name: { type: 'string' },
-        namespace: { type: 'string' },
-        operation: { type: 'string', minLength: 1 },
+        name: { type: 'string', maxLength: MAX_NAME_LENGTH },
+        namespace: { type: 'string', maxLength: MAX_NAME_LENGTH },
+        operation: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH },
         object: kubeObject,
         observedObject: kubeObject,
         replicas: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
@@ -38,7 +43,7 @@ export const envelopeSchema = {
             type: 'object',
             required: ['clusterName'],
             properties: {
-              clusterName: { type: 'string' },
+              clusterName: { type: 'string', maxLength: MAX_NAME_LENGTH },
               status: { type: ['object', 'null'] },
               applied: { type: 'boolean' },
               appliedMessage: { type: 'string' },

@@ -54,6 +54,14 @@ export function responseEnvelope(response: InterpreterResponse): InterpreterCont
   return { apiVersion: CONTEXT_API_VERSION, kind: CONTEXT_KIND, response };
 }
 
+/** Longest status message answered (a Lua error can carry any text a script builds). */
+export const MAX_MESSAGE_LENGTH = 4096;
+
+/** `text` cut to `max` characters, saying how much was left out. */
+export function clip(text: string, max = MAX_MESSAGE_LENGTH): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
 export function failure(uid: string, code: number, message: string): InterpreterContext {
-  return responseEnvelope({ uid, successful: false, status: { code, message } });
+  return responseEnvelope({ uid, successful: false, status: { code, message: clip(message) } });
 }

@@ -1,79 +1,147 @@
-// Prometheus metrics. One prom-client Registry per server instance (tests build several apps in one
-// process). Label values are bounded: kinds we do not serve and unknown operations are folded into
-// "other", so a caller cannot grow the series without limit.
-import { Counter, Gauge, Registry as PromRegistry, collectDefaultMetrics } from 'prom-client';
+// Prometheus metrics, with prom-client. One Registry per server instance (tests build several in one
+// process). Label values are bounded: kinds we do not serve and unknown operations are counted as
+// "other", so a caller cannot grow the number of series.
+import { Counter, Gauge, Histogram, Registry as PromRegistry, collectDefaultMetrics } from 'prom-client';
 import { OPERATIONS } from '../interpreter/types.ts';
-import type { BodyBudget } from './body-budget.ts';
-import { RequestMetrics } from './request-metrics.ts';
+import type { BodyBudget } from './request-body.ts';
 
 export const METRIC_PREFIX = 'karmada_interpreter_';
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface RequestLabels {
+  kind: string;
+  operation: string;
+}
 
 export class Metrics {
   readonly registry = new PromRegistry();
-  /** requests_total and request_duration_seconds, updated on every call (request-metrics.ts). */
-  private readonly requestSeries = new RequestMetrics(
-    this.registry,
-    { requests: `${METRIC_PREFIX}requests_total`, duration: `${METRIC_PREFIX}request_duration_seconds` },
-    {
-      requests: 'Interpreter requests by kind, operation, implementation source (typescript, lua, none) and result code (200 = successful).',
-      duration: 'Time to answer an interpreter request, from body received to response ready.',
-    },
-  );
-  /** Interpreter requests being processed; read at scrape time (Gauge.inc/dec hash labels on every call). */
-  inFlight = 0;
-  private readonly inFlightGauge: Gauge = new Gauge({
+  private readonly registers = [this.registry];
+
+  readonly requests = new Counter({
+    name: `${METRIC_PREFIX}requests_total`,
+    help: 'Interpreter requests by kind, operation, implementation source (typescript, lua, none) and result code (200 = successful).',
+    labelNames: ['kind', 'operation', 'source', 'code'] as const,
+    registers: this.registers,
+  });
+  readonly duration = new Histogram({
+    name: `${METRIC_PREFIX}request_duration_seconds`,
+    help: 'Time to answer an interpreter request, from its headers arriving to its answer being ready.',
+    labelNames: ['kind', 'operation', 'source'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: this.registers,
+  });
+  readonly inFlight = new Gauge({
     name: `${METRIC_PREFIX}requests_in_flight`,
     help: 'Interpreter requests being processed.',
-    registers: [this.registry],
-    collect: (): void => this.inFlightGauge.set(this.inFlight),
-  });
-  private bodyBudget: BodyBudget | undefined;
-  private readonly bodyBytesGauge: Gauge = new Gauge({
-    name: `${METRIC_PREFIX}request_body_bytes_in_flight`,
-    help: 'Request bytes reserved by interpreter calls being read or worked on (bounded by --inflight-body-limit).',
-    registers: [this.registry],
-    collect: (): void => this.bodyBytesGauge.set(this.bodyBudget?.bytesInUse ?? 0),
-  });
-  private readonly bodyWaitingGauge: Gauge = new Gauge({
-    name: `${METRIC_PREFIX}requests_waiting_for_body_budget`,
-    help: 'Interpreter calls waiting, unread, for room under --inflight-body-limit.',
-    registers: [this.registry],
-    collect: (): void => this.bodyWaitingGauge.set(this.bodyBudget?.waiting ?? 0),
+    registers: this.registers,
   });
   readonly luaTimeouts = new Counter({
     name: `${METRIC_PREFIX}lua_timeouts_total`,
-    help: 'Lua customization calls stopped at their deadline, by kind and operation.',
+    help: 'Lua customization calls stopped at their time limit, by kind and operation.',
     labelNames: ['kind', 'operation'] as const,
-    registers: [this.registry],
+    registers: this.registers,
+  });
+  readonly workersStopped = new Counter({
+    name: `${METRIC_PREFIX}untrusted_workers_stopped_total`,
+    help: 'Worker threads terminated from outside because a call hit a limit (timeout, memory) or crashed; each is replaced.',
+    labelNames: ['reason'] as const,
+    registers: this.registers,
+  });
+  readonly compileCache = new Counter({
+    name: `${METRIC_PREFIX}lua_compile_cache_total`,
+    help: 'Lua calls by whether their script was already compiled in the worker that ran them (result: hit, miss).',
+    labelNames: ['result'] as const,
+    registers: this.registers,
   });
   readonly certificateReloads = new Counter({
     name: `${METRIC_PREFIX}certificate_reloads_total`,
     help: 'Serving certificate reload attempts by result.',
     labelNames: ['result'] as const,
-    registers: [this.registry],
+    registers: this.registers,
   });
   readonly certificateExpiry = new Gauge({
     name: `${METRIC_PREFIX}certificate_expiry_timestamp_seconds`,
     help: 'Expiry (Unix time) of the serving certificate in use.',
-    registers: [this.registry],
+    registers: this.registers,
+  });
+  readonly customizationReloads = new Counter({
+    name: `${METRIC_PREFIX}lua_customization_reloads_total`,
+    help: 'Reloads of user customizations: applied, or rejected (the last good set keeps serving).',
+    labelNames: ['result'] as const,
+    registers: this.registers,
+  });
+  readonly customizationLoadErrors = new Gauge({
+    name: `${METRIC_PREFIX}lua_customization_load_errors`,
+    help: 'Problems in the last load of customization files (a broken file is not used).',
+    registers: this.registers,
   });
 
-  /** Counts one interpreter request and records its duration; label values must already be bounded. */
-  observeRequest(labels: { kind: string; operation: string }, source: string, code: string, seconds: number): void {
-    this.requestSeries.observe(labels.kind, labels.operation, source, code, seconds);
+  constructor(options: { defaultMetrics?: boolean; version?: string } = {}) {
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: '' });
+    new Gauge({
+      name: `${METRIC_PREFIX}build_info`,
+      help: 'Always 1: the version of this server and of the Node.js it runs on.',
+      labelNames: ['version', 'node'] as const,
+      registers: this.registers,
+    }).set({ version: options.version ?? 'unknown', node: process.version }, 1);
   }
 
-  constructor(options: { defaultMetrics?: boolean } = {}) {
-    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
-  }
-
-  /** Reports this budget's use in the two body-budget gauges (read at scrape time). */
+  /** Gauges read when Prometheus scrapes: the body budget's use. */
   watchBodyBudget(budget: BodyBudget): void {
-    this.bodyBudget = budget;
+    new Gauge({
+      name: `${METRIC_PREFIX}request_body_bytes_in_flight`,
+      help: 'Request bytes received and held by interpreter calls being read or answered (bounded by --inflight-body-limit).',
+      registers: this.registers,
+      collect() {
+        this.set(budget.used);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}requests_waiting_for_body_budget`,
+      help: 'Request bodies paused until room is free under --inflight-body-limit.',
+      registers: this.registers,
+      collect() {
+        this.set(budget.waiting);
+      },
+    });
+  }
+
+  /** Gauges read when Prometheus scrapes: the worker pool and the loaded customizations. */
+  watchUntrustedWork(stats: () => { workers: number; busy: number; queued: number }, luaTargets: () => { builtin: number; user: number }): void {
+    new Gauge({
+      name: `${METRIC_PREFIX}untrusted_workers`,
+      help: 'Worker threads for Lua customizations and state-preservation JSONPath, by state (busy, idle).',
+      labelNames: ['state'] as const,
+      registers: this.registers,
+      collect() {
+        const s = stats();
+        this.set({ state: 'busy' }, s.busy);
+        this.set({ state: 'idle' }, s.workers - s.busy);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}untrusted_calls_queued`,
+      help: 'Lua and JSONPath calls waiting for a free worker.',
+      registers: this.registers,
+      collect() {
+        this.set(stats().queued);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}lua_customization_targets`,
+      help: 'Kinds served by Lua customizations, by origin.',
+      labelNames: ['origin'] as const,
+      registers: this.registers,
+      collect() {
+        const targets = luaTargets();
+        this.set({ origin: 'builtin' }, targets.builtin);
+        this.set({ origin: 'user' }, targets.user);
+      },
+    });
   }
 
   /** Bounded label values for one request. */
-  labels(kind: string | undefined, operation: string | undefined, served: (kind: string) => boolean) {
+  labels(kind: string | undefined, operation: string | undefined, served: (kind: string) => boolean): RequestLabels {
     return {
       kind: kind && served(kind) ? kind : 'other',
       operation: operation && (OPERATIONS as readonly string[]).includes(operation) ? operation : 'other',

@@ -1,17 +1,14 @@
 // The self-signed default (`npm start` without certificate flags), kept between restarts in a private
 // directory: the CA a user handed to curl (--cacert) or put in a webhook configuration's caBundle stays
-// valid across restarts, the path to it stays the same, and a restart skips generation (importing the
-// ASN.1 schemas and generating costs ~0.15 s of a 1 s ready budget). A stored set is reused only when
-// it is whole and sound: the key matches the serving certificate, the CA signed it, its SANs are
-// exactly the ones asked for, and it has more than RENEW_BEFORE_DAYS left.
+// valid across restarts, the path to it stays the same, and a restart skips generation. A stored set is
+// reused only when it is whole and sound: the key matches the serving certificate, the CA signed it, its
+// SANs are exactly the ones asked for, and it has more than RENEW_BEFORE_DAYS left.
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
-import { lstat, mkdir, mkdtemp, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import type { GeneratedCertificates } from './certificates.ts';
 import { DEFAULT_SANS } from './default-sans.ts';
-import { generateOnWorker } from './certificate-worker.ts';
 
 export interface SelfSignedFiles {
   dir: string;
@@ -23,8 +20,8 @@ export interface SelfSignedFiles {
 }
 
 const RENEW_BEFORE_DAYS = 30;
-const LOCK_STALE_MS = 30_000;
-const LOCK_WAIT_MS = 15_000;
+/** Two servers starting at once may both write a set; each then serves the whole set it finds. */
+const WRITE_ATTEMPTS = 5;
 
 /** Where the set lives unless --self-signed-dir says otherwise: the user's cache, else a per-user temp dir. */
 export function defaultSelfSignedDirs(env: NodeJS.ProcessEnv = process.env): string[] {
@@ -83,11 +80,16 @@ async function inDirectory(dir: string, extraSans: string[], now: Date): Promise
   await privateDirectory(dir);
   const files = filesIn(dir);
   if (await storedSetIsGood(files, extraSans, now)) return { ...files, reused: true };
-  return withLock(join(dir, '.lock'), async () => {
-    // Another process may have written a good set while we waited for the lock.
-    if (await storedSetIsGood(files, extraSans, now)) return { ...files, reused: true };
-    return generateInto(dir, extraSans);
-  });
+  for (let attempt = 1; ; attempt++) {
+    const written = await generateInto(dir, extraSans);
+    // Another server may be writing its set at the same time, file by file: wait for the files to settle
+    // (a random pause, so writers fall out of step) and serve the set on disk once it is whole.
+    for (let look = 0; look < 3; look++) {
+      if (await storedSetIsGood(files, extraSans)) return written;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+    }
+    if (attempt >= WRITE_ATTEMPTS) throw new Error(`${dir}: the certificate files keep changing while they are written`);
+  }
 }
 
 function filesIn(dir: string) {
@@ -127,7 +129,8 @@ export async function storedSetIsGood(files: { caFile: string; certFile: string;
 }
 
 async function generateInto(dir: string, extraSans: string[]): Promise<SelfSignedFiles> {
-  const generated = await generate(extraSans);
+  const { generateSelfSigned } = await import('./certificates.ts');
+  const generated = await generateSelfSigned(extraSans);
   const files = filesIn(dir);
   // Each file appears whole (written aside, then renamed); the key first and the CA last, and readers
   // check the three belong together, so a half-replaced set is never taken for a good one.
@@ -141,44 +144,6 @@ async function generateInto(dir: string, extraSans: string[]): Promise<SelfSigne
     await rename(file + tag, file);
   }
   return { ...files, reused: false };
-}
-
-/**
- * On a worker thread (from the built dist/; run from the TypeScript sources the worker cannot load
- * and we generate here), so a first start generates while the main thread imports the server. Either
- * way the ASN.1 schemas (~0.1 s to import) are loaded only when a set is generated, never by a server
- * that reuses one or is given its files.
- */
-async function generate(extraSans: string[]): Promise<GeneratedCertificates> {
-  try {
-    return await generateOnWorker(extraSans);
-  } catch {
-    const { generateSelfSigned } = await import('./certificates.ts');
-    return generateSelfSigned(extraSans);
-  }
-}
-
-/** Runs `work` holding an exclusive lock file, so two servers starting at once generate one set. */
-async function withLock<T>(lockFile: string, work: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const handle = await open(lockFile, 'wx', 0o600);
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const age = await stat(lockFile).then((s) => Date.now() - s.mtimeMs, () => 0);
-      if (age > LOCK_STALE_MS) await rm(lockFile, { force: true }); // its holder died mid-generation
-      else if (Date.now() > deadline) throw new Error(`${lockFile} is held by another process for too long`);
-      else await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    await rm(lockFile, { force: true });
-  }
 }
 
 /** SANs as a set: DNS names lower-cased, IPs in one canonical spelling (`::1`, not `0:0:0:0:0:0:0:1`). */

@@ -1,69 +1,97 @@
-// The running server: logger, registry, TLS (with rotation), app, optional registration, graceful
-// shutdown. Started by `serve` (src/cli/serve.ts), which begins the certificate work before importing this.
+// The running server: logger, registry and its worker threads, TLS (with rotation), the app, the
+// optional plain-HTTP metrics listener, optional registration, graceful shutdown. Started by `serve`.
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { ServeConfig } from '../config.ts';
 import { createRegistry } from '../interpreter/setup.ts';
+import type { LoadProblem } from '../lua/loader.ts';
 import { ExchangeRecorder } from '../record/recorder.ts';
+import { serverVersion } from '../record/server-version.ts';
 import type { Registrar } from '../register/registrar.ts';
-import { buildApp } from './app.ts';
-import { LuaMetrics } from './lua-metrics.ts';
+import { buildApp, buildMetricsApp } from './app.ts';
+import { ConnectionTracker } from './connections.ts';
+import { DEFAULT_SANS } from './default-sans.ts';
 import { Metrics } from './metrics.ts';
 import { Readiness } from './readiness.ts';
-import { DEFAULT_SANS } from './default-sans.ts';
-import type { SelfSignedFiles } from './self-signed-store.ts';
+import { selfSignedFiles, type SelfSignedFiles } from './self-signed-store.ts';
 import { CertificateWatcher, readKeyPair } from './tls.ts';
 
-export interface ServingCertificate {
+interface ServingCertificate {
   certFile: string;
   keyFile: string;
   /** Set when the self-signed default is used (generated now or kept from an earlier start). */
   selfSigned?: SelfSignedFiles;
 }
 
-const LOG_BUFFER_BYTES = 4096;
-const LOG_FLUSH_MS = 100;
+/** Where the serving certificate comes from: --cert-dir, --tls-cert-file/--tls-key-file, else the self-signed default. */
+async function servingCertificate(config: ServeConfig): Promise<ServingCertificate> {
+  if (config.certDir) return { certFile: join(config.certDir, 'tls.crt'), keyFile: join(config.certDir, 'tls.key') };
+  if (config.tlsCertFile && config.tlsKeyFile) return { certFile: config.tlsCertFile, keyFile: config.tlsKeyFile };
+  const selfSigned = await selfSignedFiles(config.tlsSans, config.selfSignedDir);
+  return { certFile: selfSigned.certFile, keyFile: selfSigned.keyFile, selfSigned };
+}
 
-/** `certificate` is already under way (a first start generates its self-signed set on a worker thread meanwhile). */
-export async function startServing(config: ServeConfig, certificate: Promise<ServingCertificate>) {
-  // stdout through a 4 KiB buffer flushed at least every 100 ms: a line per interpreter call written
-  // on its own cost an fs.write each (~12% of the server's CPU under load). pino flushes it
-  // synchronously when the process exits, crashes included; only a SIGKILL can lose the last 100 ms.
-  const logger = pino(
-    { level: config.logLevel, base: { service: 'karmada-interpreter-webhook' } },
-    pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS }),
-  );
-  const metrics = new Metrics();
+/** Where a customization problem is, without its text: /readyz is not the place for file contents. */
+function problemLocation(problem: LoadProblem): string {
+  const document = /^document \d+/.exec(problem.message)?.[0];
+  return document ? `${problem.file} (${document})` : problem.file;
+}
+
+export async function startServing(config: ServeConfig) {
+  const logger = pino({ level: config.logLevel, base: { service: 'karmada-interpreter-webhook' } }, pino.destination({ dest: 1, sync: false }));
+  const metrics = new Metrics({ version: serverVersion() });
   const readiness = new Readiness();
   readiness.set('tls', false, 'not serving yet');
 
-  let luaMetrics: LuaMetrics | undefined;
   let registrar: Registrar | undefined;
   const loaded = await createRegistry({
     customizations: config.customizations,
     luaTimeoutMs: config.luaTimeoutMs,
+    untrustedWork: {
+      workers: config.luaWorkers,
+      memoryLimitBytes: config.luaMemoryLimit,
+      onStop(reason, key) {
+        metrics.workersStopped.inc({ reason });
+        logger.warn({ reason, customization: key }, 'stopped a worker thread running untrusted work; it is replaced');
+      },
+      onCompileCache: (hit) => metrics.compileCache.inc({ result: hit ? 'hit' : 'miss' }),
+    },
     watch: true,
     onReload(result, applied) {
-      luaMetrics?.recordReload(applied, result.errors.length);
+      metrics.customizationReloads.inc({ result: applied ? 'applied' : 'rejected' });
+      metrics.customizationLoadErrors.set(result.errors.length);
       if (applied) void registrar?.refresh('customizations reloaded');
       reportCustomizations(result.errors, applied ? 'reloaded customizations' : 'customization reload rejected; the last good set keeps serving');
+      readiness.set('registry', true, `${loaded.registry.served().length} kinds`);
     },
   });
-  luaMetrics = new LuaMetrics(metrics, loaded);
+  metrics.customizationLoadErrors.set(loaded.problems.length);
+  metrics.watchUntrustedWork(
+    () => loaded.untrusted.stats(),
+    () => ({ builtin: loaded.builtinLua.summary.targets, user: loaded.userLua?.summary.targets ?? 0 }),
+  );
+  // Workers start now when there are customizations to run, so the first call does not wait for them;
+  // the server is ready once they are.
+  if (loaded.builtinLua.interpreters.length + (loaded.userLua?.interpreters.length ?? 0) > 0) {
+    readiness.set('workers', false, 'starting');
+    void loaded.untrusted.start().then(() => readiness.set('workers', true, `${config.luaWorkers} worker threads`));
+  }
   readiness.set('registry', true, `${loaded.registry.served().length} kinds`);
   // A broken customization file is reported, not fatal: the other kinds must keep being served.
-  function reportCustomizations(errors: Array<{ file: string; message: string }>, message: string) {
-    readiness.set('customizations', true, errors.length === 0 ? 'all customization files loaded' : errors.map((e) => `${e.file}: ${e.message}`).join('; '));
+  function reportCustomizations(errors: LoadProblem[], message: string) {
+    readiness.set('customizations', true, errors.length === 0 ? 'all customization files loaded' : `not used: ${errors.map(problemLocation).join(', ')}`);
     if (errors.length > 0) logger.error({ errors }, message);
     else logger.info({ kinds: loaded.registry.served().length }, message);
   }
   if (loaded.problems.length > 0) reportCustomizations(loaded.problems, 'some customization files could not be used');
   else readiness.set('customizations', true, 'all customization files loaded');
 
-  // An unusable certificate ends the start; the registry's watchers must not keep the process alive.
-  const { certFile, keyFile, selfSigned, pair } = await certificate
+  // An unusable certificate ends the start; the registry's watchers and workers must not keep the process alive.
+  const { certFile, keyFile, selfSigned, pair } = await servingCertificate(config)
     .then(async (files) => ({ ...files, pair: await readKeyPair(files.certFile, files.keyFile) }))
-    .catch((error: unknown) => {
-      loaded.close();
+    .catch(async (error: unknown) => {
+      await loaded.close();
       throw error;
     });
   if (selfSigned) {
@@ -80,10 +108,26 @@ export async function startServing(config: ServeConfig, certificate: Promise<Ser
     ? new ExchangeRecorder({ dir: config.record, maxFiles: config.recordMaxFiles, keepSecrets: config.recordKeepSecrets, logger, metricsRegistry: metrics.registry })
     : undefined;
   if (recorder) logger.info({ dir: recorder.dir, maxFiles: config.recordMaxFiles, redacted: !config.recordKeepSecrets }, 'recording every interpreter exchange');
-  const onExchange = recorder ? recorder.record.bind(recorder) : undefined;
   // Set on SIGTERM: from then on every answer carries Connection: close (see buildApp).
   let draining = false;
-  const app = buildApp({ registry: loaded.registry, logger, metrics, readiness, bodyLimit: config.bodyLimit, inflightBodyLimit: config.inflightBodyLimit, https: pair, onExchange, draining: () => draining });
+  const app = buildApp({
+    registry: loaded.registry,
+    logger,
+    metrics,
+    readiness,
+    bodyLimit: config.bodyLimit,
+    inflightBodyLimit: config.inflightBodyLimit,
+    bodyIdleMs: config.bodyIdleTimeoutMs,
+    https: pair,
+    onExchange: recorder
+      ? (exchange, durationMs, meta) => {
+          if (!meta.replayed) recorder.record(exchange, durationMs);
+        }
+      : undefined,
+    draining: () => draining,
+    evaluatePreservation: (rules, status) => loaded.untrusted.evaluatePreservation(rules, status),
+  });
+  const connections = new ConnectionTracker(app.server);
   const watcher = new CertificateWatcher(certFile, keyFile, pair, {
     onReload(next) {
       (app.server as import('node:https').Server).setSecureContext({ cert: next.cert, key: next.key, minVersion: 'TLSv1.2' });
@@ -99,7 +143,7 @@ export async function startServing(config: ServeConfig, certificate: Promise<Ser
   });
 
   if (config.register) {
-    // Loaded only with --register: @kubernetes/client-node alone takes ~0.9 s to import.
+    // Loaded only with --register: @kubernetes/client-node is large.
     const { Registrar } = await import('../register/registrar.ts');
     const { Counter } = await import('prom-client');
     const registrations = new Counter({
@@ -110,12 +154,28 @@ export async function startServing(config: ServeConfig, certificate: Promise<Ser
     });
     registrar = new Registrar(() => loaded.registry.served(), { ...config.register, certFile }, logger, {}, (result) => registrations.inc({ result }));
   }
-  await app.listen({ port: config.port, host: config.host });
+  let metricsApp: FastifyInstance | undefined;
+  try {
+    await app.listen({ port: config.port, host: config.host });
+    if (config.metricsBindAddress) {
+      metricsApp = buildMetricsApp(metrics, readiness, logger);
+      await metricsApp.listen(config.metricsBindAddress);
+    }
+  } catch (error) {
+    watcher.close();
+    await Promise.all([app.close(), metricsApp?.close(), loaded.close()]);
+    throw error;
+  }
   watcher.start();
   readiness.set('tls', true);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ host: config.host, port, kinds: loaded.registry.served().length, readyMs: Math.round(performance.now()) }, 'serving'); // since the process started
+  const metricsAddress = metricsApp?.server.address();
+  const metricsPort = typeof metricsAddress === 'object' && metricsAddress ? metricsAddress.port : undefined;
+  logger.info(
+    { host: config.host, port, metricsPort, kinds: loaded.registry.served().length, luaWorkers: config.luaWorkers, readyMs: Math.round(performance.now()) },
+    'serving',
+  );
   logger.flush(); // whoever waits for this line should not wait for the buffer
   void registrar?.refresh('start');
 
@@ -129,23 +189,30 @@ export async function startServing(config: ServeConfig, certificate: Promise<Ser
     logger.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down: readiness off, still serving until endpoints drop us');
     logger.flush();
     await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
-    const forced = setTimeout(() => {
-      logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; closing their connections and exiting');
-      app.server.closeAllConnections();
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    forced.unref();
-    // Stops accepting connections, closes idle keep-alive ones and waits for in-flight requests (whose
-    // answers carry Connection: close). The Lua runtime and watchers stay up until those have answered.
-    logger.info('closing: no new connections, finishing in-flight requests');
-    await app.close();
+    logger.info('closing: no new connections, answering the requests in progress');
+    const forced = await connections.drain(config.shutdownTimeoutMs);
+    if (forced > 0) logger.warn({ connections: forced, timeoutMs: config.shutdownTimeoutMs }, 'connections still busy at the shutdown timeout were closed');
+    await Promise.all([app.close(), metricsApp?.close()]);
     await recorder?.flush();
     watcher.close();
-    loaded.close();
+    await loaded.close();
     logger.info('stopped');
-    process.exit(0);
+    logger.flush();
+    process.exit(forced > 0 ? 1 : 0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  return { app, port, logger, close: async () => { registrar?.close(); watcher.close(); await app.close(); await recorder?.flush(); loaded.close(); } };
+  return {
+    app,
+    port,
+    metricsPort,
+    logger,
+    close: async () => {
+      registrar?.close();
+      watcher.close();
+      await Promise.all([app.close(), metricsApp?.close()]);
+      await recorder?.flush();
+      await loaded.close();
+    },
+  };
 }

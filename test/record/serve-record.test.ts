@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/cli/serve.ts';
+import { startServing as startServer } from '../../src/server/start.ts';
 import { ConfigError, serveConfig } from '../../src/config.ts';
 import { createRegistry } from '../../src/interpreter/setup.ts';
 import { WebhookClient } from '../../src/protocol/karmada-client.ts';

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/cli/serve.ts';
+import { startServing as startServer } from '../../src/server/start.ts';
 import { ConfigError, serveConfig } from '../../src/config.ts';
 import { generateSelfSigned } from '../../src/server/certificates.ts';
 import { startFakeKarmadaApiserver } from '../support/fake-karmada-apiserver.ts';

@@ -8,7 +8,7 @@ import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/cli/serve.ts';
+import { startServing as startServer } from '../../src/server/start.ts';
 import { serveConfig } from '../../src/config.ts';
 import { generateSelfSigned, type GeneratedCertificates } from '../../src/server/certificates.ts';
 import { expectWellFormed } from './envelope-check.ts';

@@ -7,7 +7,7 @@ import { connect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/cli/serve.ts';
+import { startServing as startServer } from '../../src/server/start.ts';
 import { serveConfig } from '../../src/config.ts';
 import { generateSelfSigned } from '../../src/server/certificates.ts';
 

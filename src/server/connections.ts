@@ -1,0 +1,64 @@
+// Graceful close of an HTTP(S) server without losing a request. Node's server.close() also closes idle
+// keep-alive connections at once, and a client that sends its next request on one at that moment gets a
+// reset; Karmada's client does not retry POSTs. So the listener is closed first (new connections are
+// refused, which a client sees before sending anything), requests in progress are answered (with
+// Connection: close, set while draining), and a connection without a request in progress is closed only
+// once it has been quiet for IDLE_GRACE_MS, which covers a request on its way over a just-opened connection.
+import { Server as NetServer, type Socket } from 'node:net';
+import type { Server } from 'node:http';
+
+const IDLE_GRACE_MS = 1000;
+const CHECK_MS = 50;
+
+interface Tracked {
+  active: number;
+  quietSince: number;
+}
+
+export class ConnectionTracker {
+  private readonly sockets = new Map<Socket, Tracked>();
+  private readonly server: Server;
+
+  constructor(server: Server) {
+    this.server = server;
+    const track = (socket: Socket) => {
+      this.sockets.set(socket, { active: 0, quietSince: performance.now() });
+      socket.once('close', () => this.sockets.delete(socket));
+    };
+    // Over TLS a request's socket is the TLS socket, known from its handshake on.
+    server.on('setSecureContext' in server ? 'secureConnection' : 'connection', track);
+    server.on('request', (request, response) => {
+      const state = this.sockets.get(request.socket);
+      if (!state) return;
+      state.active++;
+      response.once('close', () => {
+        state.active--;
+        state.quietSince = performance.now();
+      });
+    });
+  }
+
+  get open(): number {
+    return this.sockets.size;
+  }
+
+  /**
+   * Stops accepting connections, then waits until every open one is closed: by the client, by Node after
+   * an answer that carried Connection: close, or by us once quiet for the grace. After `timeoutMs` the
+   * rest are destroyed. Resolves with the number destroyed that way.
+   */
+  async drain(timeoutMs: number): Promise<number> {
+    NetServer.prototype.close.call(this.server);
+    const until = performance.now() + timeoutMs;
+    while (this.sockets.size > 0 && performance.now() < until) {
+      const now = performance.now();
+      for (const [socket, state] of this.sockets) {
+        if (state.active === 0 && now - state.quietSince >= IDLE_GRACE_MS) socket.destroy();
+      }
+      await new Promise((resolve) => setTimeout(resolve, CHECK_MS));
+    }
+    const forced = this.sockets.size;
+    for (const socket of this.sockets.keys()) socket.destroy();
+    return forced;
+  }
+}

@@ -1,0 +1,124 @@
+// POST /interpret and /interpret/<anything>: the one handler Karmada's calls reach. It owns the deadline
+// (Karmada's ?timeout=, counted from the request's headers), the log line, metrics and recording, and
+// always answers HTTP 200 with an envelope. The wire rules (content type, decoding, validation, patches)
+// are src/protocol/exchange.ts, which calls src/interpreter/dispatch.ts, which calls the kind's module.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { runWithRequestContext } from '../interpreter/context.ts';
+import type { Registry } from '../interpreter/registry.ts';
+import { handleExchange, sniffUid, type Exchange } from '../protocol/exchange.ts';
+import { clip, failure } from '../protocol/wire.ts';
+import { answerWithinMs } from './deadline.ts';
+import type { Metrics } from './metrics.ts';
+import { BodyStalledError, type ReadBody } from './request-body.ts';
+
+export interface InterpretRouteOptions {
+  registry: Registry;
+  metrics: Metrics;
+  /** Upper bound for one answer when Karmada's ?timeout= allows more. */
+  maxAnswerMs: number;
+  onExchange?: (exchange: Exchange, durationMs: number, meta: { replayed: boolean }) => void;
+}
+
+/** Sent by `replay --url`: its requests are answered but not recorded again. */
+export const REPLAY_HEADER = 'x-karmada-interpreter-replay';
+/** Longest kind, operation or uid written to a log line. */
+const MAX_LOGGED_FIELD = 256;
+
+export function registerInterpretRoute(app: FastifyInstance, options: InterpretRouteOptions): void {
+  const { registry, metrics, maxAnswerMs, onExchange } = options;
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const read = request.body as ReadBody | undefined;
+    const raw = { body: read?.body, contentType: request.headers['content-type'], truncatedAt: read?.truncatedAt };
+    const timeout = (request.query as Record<string, string | undefined>).timeout;
+    const limitMs = answerWithinMs(timeout, maxAnswerMs) - (performance.now() - request.arrivedAt);
+    const log = request.log as unknown as Logger;
+
+    // Read by Lua `print` logging only: the uid is looked up when a script prints.
+    const context = { get uid() { return sniffUid(raw.body); }, log, deadline: performance.now() + limitMs };
+    metrics.inFlight.inc();
+    const work = runWithRequestContext(context, () => handleExchange(registry, raw)).catch((error: unknown) => internalError(raw.body, error));
+    const exchange = await withDeadline(work, limitMs, () => timeoutAnswer(raw.body, limitMs));
+    metrics.inFlight.dec();
+
+    const durationMs = performance.now() - request.arrivedAt;
+    observe(exchange, durationMs, log);
+    if (onExchange) {
+      const replayed = request.headers[REPLAY_HEADER] !== undefined;
+      setImmediate(() => onExchange(exchange, durationMs, { replayed }));
+    }
+    return sendEnvelope(reply, exchange.response);
+  };
+  app.post('/interpret', handler);
+  app.post('/interpret/*', handler);
+
+  // Failures before the handler (a body that stalls, a broken chunked encoding) still answer an envelope.
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    if (!request.url.startsWith('/interpret')) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.code(error.statusCode ?? 500).send({ error: error.message });
+    }
+    const uid = sniffUid(error instanceof BodyStalledError ? error.received : (request.body as ReadBody | undefined)?.body);
+    request.log.warn({ err: error, uid }, 'interpreter request failed before dispatch');
+    if (error instanceof BodyStalledError) {
+      // The rest of the body may still come: this connection cannot carry another request.
+      reply.header('connection', 'close');
+      return sendEnvelope(reply, failure(uid, 408, error.message));
+    }
+    return sendEnvelope(reply, failure(uid, 400, `bad request: ${error.message}`));
+  });
+
+  function observe(exchange: Exchange, durationMs: number, log: Logger): void {
+    const gvk = exchange.apiVersion && exchange.kind ? `${exchange.apiVersion}/${exchange.kind}` : undefined;
+    const labels = metrics.labels(gvk, exchange.operation, () => Boolean(exchange.apiVersion && exchange.kind && registry.serves(exchange.apiVersion, exchange.kind)));
+    const source = sourceOf(exchange.implementation);
+    metrics.requests.inc({ ...labels, source, code: String(exchange.code) });
+    metrics.duration.observe({ ...labels, source }, durationMs / 1000);
+    if (exchange.reason === 'timeout') metrics.luaTimeouts.inc(labels);
+    const line = {
+      uid: clip(exchange.uid, MAX_LOGGED_FIELD),
+      apiVersion: exchange.apiVersion && clip(exchange.apiVersion, MAX_LOGGED_FIELD),
+      kind: exchange.kind && clip(exchange.kind, MAX_LOGGED_FIELD),
+      operation: exchange.operation && clip(exchange.operation, MAX_LOGGED_FIELD),
+      code: exchange.code,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      implementation: exchange.implementation,
+    };
+    if (exchange.cause) log.error({ ...line, err: exchange.cause }, 'interpreter failed');
+    else if (exchange.code !== 200) log.warn({ ...line, message: exchange.response.response?.status?.message }, 'interpreter request refused');
+    else log.info(line, 'interpreted');
+    if (log.isLevelEnabled('debug')) log.debug({ uid: line.uid, request: exchange.request, response: exchange.response }, 'exchange bodies');
+  }
+}
+
+/** HTTP 200 with the envelope, `Content-Type: application/json` exactly as Karmada's own webhooks answer. */
+function sendEnvelope(reply: FastifyReply, envelope: unknown): FastifyReply {
+  return reply.code(200).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(envelope)));
+}
+
+/** The work's result, or onTimeout()'s when the work takes longer than ms. */
+function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(onTimeout()), Math.max(0, ms));
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+function timeoutAnswer(body: string | undefined, limitMs: number): Exchange {
+  const uid = sniffUid(body);
+  return { uid, code: 504, response: failure(uid, 504, `interpreter did not answer within ${Math.round(limitMs)} ms (the caller's timeout)`) };
+}
+
+/** handleExchange does not throw by design; this is the last line of defence. */
+function internalError(body: string | undefined, error: unknown): Exchange {
+  const uid = sniffUid(body);
+  return { uid, code: 500, response: failure(uid, 500, 'internal error; details are in the server log'), cause: error };
+}
+
+/** Which kind of implementation answered, for metrics: Lua customizations or TypeScript modules. */
+function sourceOf(implementation: string | undefined): string {
+  if (!implementation) return 'none';
+  return implementation.startsWith('lua:') ? 'lua' : 'typescript';
+}
