@@ -89,9 +89,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
     done();
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining()) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 
   // Every body is read by the budget; content-type, JSON and size problems become envelope answers

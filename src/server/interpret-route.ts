@@ -72,9 +72,7 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
   function observe(exchange: Exchange, durationMs: number, log: Logger): void {
     const gvk = exchange.apiVersion && exchange.kind ? `${exchange.apiVersion}/${exchange.kind}` : undefined;
     const labels = metrics.labels(gvk, exchange.operation, () => Boolean(exchange.apiVersion && exchange.kind && registry.serves(exchange.apiVersion, exchange.kind)));
-    const source = sourceOf(exchange.implementation);
-    metrics.requests.inc({ ...labels, source, code: String(exchange.code) });
-    metrics.duration.observe({ ...labels, source }, durationMs / 1000);
+    metrics.observeRequest(labels, sourceOf(exchange.implementation), String(exchange.code), durationMs / 1000);
     if (exchange.reason === 'timeout') metrics.luaTimeouts.inc(labels);
     const line = {
       uid: clip(exchange.uid, MAX_LOGGED_FIELD),

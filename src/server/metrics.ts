@@ -140,6 +140,22 @@ export class Metrics {
     });
   }
 
+  private readonly series = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+
+  /** Counts one interpreter request and its duration (label children cached per label set). */
+  observeRequest(labels: RequestLabels, source: string, code: string, seconds: number): void {
+    const key = `${labels.kind} ${labels.operation} ${source} ${code}`;
+    let series = this.series.get(key);
+    if (!series) {
+      const counter = this.requests.labels(labels.kind, labels.operation, source, code);
+      const histogram = this.duration.labels(labels.kind, labels.operation, source);
+      series = { count: () => counter.inc(), time: (s) => histogram.observe(s) };
+      this.series.set(key, series);
+    }
+    series.count();
+    series.time(seconds);
+  }
+
   /** Bounded label values for one request. */
   labels(kind: string | undefined, operation: string | undefined, served: (kind: string) => boolean): RequestLabels {
     return {
