@@ -427,6 +427,7 @@ describe('math (mathlib.go; Go math.Mod, Modf, Ldexp, Pow)', () => {
     ['math.deg(math.pi) .. " " .. math.deg(1) .. " " .. math.rad(180)', s('180 57.29577951308232 3.141592653589793')],
     ['math.pow(2, 10)', n(1024)],
     ['math.pow(10, -5)', n('1e-05')],
+    ['math.pow(10, 23)', n('1e+23')],
     ['math.pow(1.1, 50)', n('117.39085287969571')],
     ['math.pow(1, 0/0) .. " " .. math.pow(-1, 1/0) .. " " .. math.pow(0, -1)', s('1 1 +Inf')],
     ['math.pow(-8, 1/3)', n('NaN')],
