@@ -144,8 +144,64 @@ export const ldebug: any = require('fengari/src/ldebug.js');
 export const lvm: any = require('fengari/src/lvm.js');
 /** fengari's table functions and type tags, for lazy.ts to fill tables without the stack API. */
 export const ltable: any = require('fengari/src/ltable.js');
+ltable.luaH_getn = gopherLuaTableLength;
 export const fengariTypes: any = require('fengari/src/defs.js').constant_types;
 export const luaS_bless: (L: unknown, s: Uint8Array) => unknown = lstring.luaS_bless;
 /** The table hash of a fengari string (cached on it). */
 export const luaS_hashlongstr: (s: unknown) => string = lstring.luaS_hashlongstr;
 ModuleClass.prototype._compile = originalCompile;
+
+/** fengari's table internals that the length below reads (ltable.js Table and its entry list). */
+interface TableEntry { key: { type: number; value: unknown }; n?: TableEntry; p?: TableEntry }
+interface FengariTable { strong: Map<unknown, TableEntry>; f?: TableEntry; l?: TableEntry }
+interface LengthCache { size: number; last?: TableEntry; lastPrev?: TableEntry; length: number }
+const lengthCache = new WeakMap<FengariTable, LengthCache>();
+const DEAD_KEY = 10; // lobject.js LUA_TDEADKEY: the key of an entry removed from the table
+const NUMBER_TAG = 3; // defs.js LUA_TNUMBER (integer and float keys share it in the low bits)
+const GOPHER_MAX_ARRAY_INDEX = 67108864; // gopher-lua config.go MaxArrayIndex
+
+/**
+ * `#t` as Karmada's VM computes it: gopher-lua's LTable.Len (table.go), the index of the last non-nil slot
+ * of its array part, which holds every positive integer key below MaxArrayIndex. So it is the largest such
+ * key whose value is non-nil (0 if none): `#{nil, nil, 3}` is 3 and `t[5] = 1` on an empty table makes
+ * `#t` 5, where fengari's border search (the ltable.luaH_getn this replaces; lvm's OP_LEN and lapi's
+ * lua_rawlen call it through the module object) may return any border. The length is cached per table
+ * with the table's size and last entry: entries appended since (fengari only appends) are scanned, a
+ * deleted largest key is searched downwards, anything else scans the table, so `t[#t + 1] = v` loops and
+ * pops stay linear.
+ */
+function gopherLuaTableLength(t: FengariTable): number {
+  const size = t.strong.size;
+  const cached = lengthCache.get(t);
+  if (cached !== undefined && cached.size === size && cached.last === t.l) return cached.length;
+  let length = -1;
+  if (cached !== undefined) {
+    // Entries after an anchor that was the table's last (or last but one) entry when cached are new.
+    const anchor = cached.last === undefined ? null : cached.last.key.type !== DEAD_KEY ? cached.last
+      : cached.lastPrev !== undefined && cached.lastPrev.key.type !== DEAD_KEY ? cached.lastPrev : undefined;
+    if (anchor !== undefined) {
+      let largestNew = 0;
+      for (let e = anchor === null ? t.f : anchor.n; e !== undefined; e = e.n) {
+        const k = e.key.value;
+        if ((e.key.type & 0x0f) === NUMBER_TAG && typeof k === 'number' && k > largestNew && k < GOPHER_MAX_ARRAY_INDEX && Number.isInteger(k)) largestNew = k;
+      }
+      // Keys present when cached were at most cached.length: find the largest one still present.
+      let old = cached.length;
+      for (let steps = 0; old > 0 && !t.strong.has(old); old--) if (++steps > size) { old = -1; break; }
+      if (old >= 0) length = Math.max(largestNew, old);
+    }
+  }
+  if (length < 0) {
+    length = 0;
+    for (const k of t.strong.keys()) {
+      if (typeof k === 'number' && k > length && k < GOPHER_MAX_ARRAY_INDEX && Number.isInteger(k)) length = k;
+    }
+  }
+  const entry = cached ?? { size, length };
+  entry.size = size;
+  entry.last = t.l;
+  entry.lastPrev = t.l?.p;
+  entry.length = length;
+  if (cached === undefined) lengthCache.set(t, entry);
+  return length;
+}

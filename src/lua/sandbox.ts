@@ -2,8 +2,8 @@
 // only the libraries and functions gopher-lua opens there, Lua 5.1 names, the listed base functions
 // raising "not supported", safe string/os/package libraries and `require("kube")`.
 import { lobject, lua, lauxlib, lualib, ltable, to_luastring } from './fengari.ts';
-import { goSprintf, type FormatArg } from './goformat.ts';
-import { luaNumberToString, patchFengariNumbers } from './numbers.ts';
+import { decodeRune, encodeRune, goFormatArgumentCount, goSprintf, type FormatArg } from './goformat.ts';
+import { goFrexp, goIntOf, goLdexp, goModf, goPow, luaNumberToString, patchFengariNumbers } from './numbers.ts';
 import { openKube } from './kube.ts';
 import { appendEntry, materialize, pushInterned } from './lazy.ts';
 
@@ -22,12 +22,12 @@ export const UNSUPPORTED_BASE_FUNCTIONS = [
 ] as const;
 
 const BASE_FUNCTIONS = ['assert', 'error', 'ipairs', 'pcall', 'xpcall', 'select', 'tonumber', 'tostring', 'type'];
-const STRING_FUNCTIONS = ['byte', 'char', 'find', 'len', 'lower', 'match', 'reverse', 'sub', 'upper', 'gmatch'];
+const STRING_FUNCTIONS = ['find', 'len', 'match', 'reverse'];
 const STRING_ARGS_CHECKED: Record<string, number[]> = {
   byte: [1], find: [1, 2], match: [1, 2], gmatch: [1, 2], lower: [1], upper: [1], reverse: [1], sub: [1],
 };
 const MAX_STRING_PARAM_LENGTH = 1_000_000;
-const MATH_FROM_FENGARI = ['abs', 'acos', 'asin', 'cos', 'deg', 'exp', 'fmod', 'modf', 'rad', 'random', 'randomseed', 'sin', 'sqrt', 'tan', 'pi'];
+const MATH_FROM_FENGARI = ['abs', 'acos', 'asin', 'cos', 'exp', 'random', 'randomseed', 'sin', 'sqrt', 'tan', 'pi'];
 
 export function luaToJsString(L: any, index: number): string {
   return utf8.decode(lua.lua_tolstring(L, index));
@@ -81,49 +81,274 @@ function typeName(L: any, index: number): string {
   return utf8.decode(lua.lua_typename(L, lua.lua_type(L, index)));
 }
 
+/** A Lua string argument as a byte string (one char per byte), as Go sees it. */
+function byteString(L: any, index: number): string {
+  const bytes = lua.lua_tolstring(L, index) as Uint8Array;
+  let out = '';
+  // (TextDecoder's "latin1" is windows-1252, which remaps 0x80-0x9f)
+  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return out;
+}
+
+function pushByteString(L: any, s: string): void {
+  const bytes = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
+  lua.lua_pushstring(L, bytes);
+}
+
 function formatArgAt(L: any, index: number): FormatArg {
   switch (lua.lua_type(L, index)) {
     case lua.LUA_TNUMBER: return { type: 'number', value: lua.lua_tonumber(L, index) };
-    case lua.LUA_TSTRING: return { type: 'string', value: luaToJsString(L, index) };
+    case lua.LUA_TSTRING: return { type: 'string', value: byteString(L, index) };
     case lua.LUA_TBOOLEAN: return { type: 'boolean', value: lua.lua_toboolean(L, index) };
     case lua.LUA_TNIL: case lua.LUA_TNONE: return { type: 'nil' };
     default: {
       const name = typeName(L, index);
       lauxlib.luaL_tolstring(L, index);
-      const text = luaToJsString(L, -1);
+      const text = byteString(L, -1);
       lua.lua_pop(L, 1);
-      return { type: 'other', goType: name === 'table' ? '*lua.LTable' : `lua.${name}`, text };
+      const goType = name === 'table' ? '*lua.LTable' : name === 'function' ? '*lua.LFunction' : name === 'thread' ? '*lua.LState' : '*lua.LUserData';
+      return { type: 'other', goType, text };
     }
   }
 }
 
-const stringFormat: CFunction = (L) => {
-  const format = checkedString(L, 1);
-  if (lua.lua_rawlen(L, 1) > MAX_STRING_PARAM_LENGTH) {
-    raise(L, `string length ${lua.lua_rawlen(L, 1)} exceeds the maximum allowed input string length ${MAX_STRING_PARAM_LENGTH} in Karmada lua string lib, please check your lua script.`);
+function checkStringLength(L: any, index: number): void {
+  if (lua.lua_type(L, index) === lua.LUA_TSTRING && lua.lua_rawlen(L, index) > MAX_STRING_PARAM_LENGTH) {
+    raise(L, `string length ${lua.lua_rawlen(L, index)} exceeds the maximum allowed input string length ${MAX_STRING_PARAM_LENGTH} in Karmada lua string lib, please check your lua script.`);
   }
-  const verbs = (format.match(/%/g)?.length ?? 0) - 2 * (format.match(/%%/g)?.length ?? 0);
+}
+
+/** gopher-lua strFormat: fmt.Sprintf over the Lua values, given as many arguments as goFormatArgumentCount says. */
+const stringFormat: CFunction = (L) => {
+  lauxlib.luaL_checklstring(L, 1);
+  checkStringLength(L, 1);
+  const format = byteString(L, 1);
+  const count = goFormatArgumentCount(format);
   const args: FormatArg[] = [];
   const top = lua.lua_gettop(L);
-  for (let i = 2; i <= top && args.length < verbs; i++) args.push(formatArgAt(L, i));
-  lua.lua_pushstring(L, to_luastring(goSprintf(format, args)));
+  for (let i = 2; i <= top && args.length < count; i++) args.push(formatArgAt(L, i));
+  pushByteString(L, goSprintf(format, args));
   return 1;
 };
+
+// --- gopher-lua's argument checks (auxlib.go): integers are Go ints converted from the float64 ---
+
+/** auxlib.go TypeError: "bad argument #n to 'f' (number expected, got string)". */
+function typeError(L: any, index: number, expected: string): never {
+  const got = lua.lua_type(L, index) === lua.LUA_TNONE ? 'nil' : typeName(L, index);
+  lauxlib.luaL_argerror(L, index, to_luastring(`${expected} expected, got ${got}`));
+  throw new Error('unreachable');
+}
+
+/** CheckInt / OptInt: a number (a numeric string is a type error), converted as Go's int(float64) does on amd64. */
+function goIntArg(L: any, index: number, fallback?: number): number {
+  const type = lua.lua_type(L, index);
+  if (fallback !== undefined && (type === lua.LUA_TNIL || type === lua.LUA_TNONE)) return fallback;
+  if (type !== lua.LUA_TNUMBER) typeError(L, index, 'number');
+  return goIntOf(lua.lua_tonumber(L, index));
+}
+
+/** OptString: nil gives the default; anything but a string (a number too) is a type error. */
+function goOptString(L: any, index: number, fallback: string): string {
+  const type = lua.lua_type(L, index);
+  if (type === lua.LUA_TNIL || type === lua.LUA_TNONE) return fallback;
+  if (type !== lua.LUA_TSTRING) typeError(L, index, 'string');
+  return byteString(L, index);
+}
+
+const MIN_INT = -(2 ** 63);
+const MAX_INT = 2 ** 63 - 1;
+/** Go's i - 1 on a 64-bit int: the smallest int wraps to the largest. */
+const goDecrement = (i: number): number => (i === MIN_INT ? MAX_INT : i - 1);
+
+/** stringlib.go luaIndex2StringIndex: a Lua position to a 0-based byte offset. */
+function stringIndex(length: number, position: number, start: boolean): number {
+  let i = position;
+  if (start && i !== 0) i = goDecrement(i);
+  if (i < 0) i = length + i + 1;
+  i = Math.max(0, i);
+  if (!start && i > length) i = length;
+  return i;
+}
+
+// --- the string library: gopher-lua's index rules around fengari's pattern matcher ---
+
+/** strSub: start and end as luaIndex2StringIndex gives them; empty when start is past the end. */
+const stringSub: CFunction = (L) => {
+  lauxlib.luaL_checklstring(L, 1);
+  const bytes = lua.lua_tolstring(L, 1) as Uint8Array;
+  const length = bytes.length;
+  const start = stringIndex(length, goIntArg(L, 2), true);
+  const end = stringIndex(length, goIntArg(L, 3, -1), false);
+  if (start >= length || end < start) lua.lua_pushstring(L, bytes.subarray(0, 0));
+  else lua.lua_pushstring(L, bytes.subarray(start, end));
+  return 1;
+};
+
+/**
+ * strByte: the end defaults to -1, not to the start, so `string.byte(s)` returns every byte; with
+ * exactly two arguments only that byte.
+ */
+const stringByte: CFunction = (L) => {
+  lauxlib.luaL_checklstring(L, 1);
+  const bytes = lua.lua_tolstring(L, 1) as Uint8Array;
+  const length = bytes.length;
+  let start = goDecrement(goIntArg(L, 2, 1));
+  let end = goIntArg(L, 3, -1);
+  if (start < 0) start = length + start + 1;
+  if (end < 0) end = length + end + 1;
+  if (lua.lua_gettop(L) === 2) {
+    if (start < 0 || start >= length) return 0;
+    lua.lua_pushnumber(L, bytes[start]);
+    return 1;
+  }
+  start = Math.max(start, 0);
+  end = Math.min(end, length);
+  if (end < 0 || end <= start || start >= length) return 0;
+  lauxlib.luaL_checkstack(L, end - start, to_luastring('string slice too long'));
+  for (let i = start; i < end; i++) lua.lua_pushnumber(L, bytes[i]);
+  return end - start;
+};
+
+/** strChar: each argument's Go int truncated to a byte (uint8), so 256 is "\0" and -1 is "\255". */
+const stringChar: CFunction = (L) => {
+  const top = lua.lua_gettop(L);
+  const bytes = new Uint8Array(top);
+  for (let i = 1; i <= top; i++) bytes[i - 1] = ((goIntArg(L, i) % 256) + 256) % 256;
+  lua.lua_pushstring(L, bytes);
+  return 1;
+};
+
+/**
+ * strings.ToLower / ToUpper: ASCII strings byte by byte; any other string rune by rune with Unicode's
+ * simple case mapping (one rune to one rune: "ß" stays), invalid UTF-8 bytes becoming U+FFFD as
+ * strings.Map writes them. JavaScript only offers full case mapping, so a rune whose full mapping has
+ * several runes is left as it is (its simple mapping, except U+0130, which lowers to "i").
+ */
+function goMapCase(s: string, upper: boolean): string {
+  let ascii = true;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) { ascii = false; break; }
+  if (ascii) return upper ? s.replace(/[a-z]+/g, (m) => m.toUpperCase()) : s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  let out = '';
+  for (let i = 0; i < s.length;) {
+    const [r, width] = decodeRune(s, i);
+    i += width;
+    let mapped = r;
+    if (!upper && r === 0x130) mapped = 0x69;
+    else if (r !== 0xfffd) {
+      const cased = upper ? String.fromCodePoint(r).toUpperCase() : String.fromCodePoint(r).toLowerCase();
+      const first = cased.codePointAt(0)!;
+      if (cased.length === String.fromCodePoint(first).length) mapped = first;
+    }
+    out += encodeRune(mapped);
+  }
+  return out;
+}
+
+const stringLower: CFunction = (L) => {
+  lauxlib.luaL_checklstring(L, 1);
+  pushByteString(L, goMapCase(byteString(L, 1), false));
+  return 1;
+};
+
+const stringUpper: CFunction = (L) => {
+  lauxlib.luaL_checklstring(L, 1);
+  pushByteString(L, goMapCase(byteString(L, 1), true));
+  return 1;
+};
+
+/**
+ * strFind: an empty pattern finds (1, 0) whatever the init; the init is luaIndex2StringIndex's (not
+ * clamped to the end); past the end a pattern search finds nothing and a plain one raises Go's slice
+ * error; `plain` counts only as the fourth of exactly four arguments.
+ */
+function stringFind(find: CFunction): CFunction {
+  return (L) => {
+    lauxlib.luaL_checklstring(L, 1);
+    lauxlib.luaL_checklstring(L, 2);
+    const length = lua.lua_rawlen(L, 1);
+    if (lua.lua_rawlen(L, 2) === 0) {
+      lua.lua_pushnumber(L, 1);
+      lua.lua_pushnumber(L, 0);
+      return 2;
+    }
+    const init = stringIndex(length, goIntArg(L, 3, 1), true);
+    const plain = lua.lua_gettop(L) === 4 && lua.lua_toboolean(L, 4);
+    if (init > length) {
+      if (plain) raise(L, `runtime error: slice bounds out of range [${init}:${length}]`);
+      lua.lua_pushnil(L);
+      return 1;
+    }
+    lua.lua_settop(L, 2);
+    lua.lua_pushinteger(L, init + 1);
+    lua.lua_pushboolean(L, plain);
+    return find(L);
+  };
+}
+
+/** strMatch: a negative init counts from the end, then clamps at the start; no match returns no value. */
+function stringMatch(match: CFunction): CFunction {
+  return (L) => {
+    lauxlib.luaL_checklstring(L, 1);
+    lauxlib.luaL_checklstring(L, 2);
+    const length = lua.lua_rawlen(L, 1);
+    let offset = goIntArg(L, 3, 1);
+    if (offset < 0) offset = length + offset + 1;
+    offset = Math.max(goDecrement(offset), 0);
+    if (offset > length) return 0;
+    lua.lua_settop(L, 2);
+    lua.lua_pushinteger(L, offset + 1);
+    const results = match(L);
+    if (results === 1 && lua.lua_isnil(L, -1)) return 0;
+    return results;
+  };
+}
+
+/**
+ * strGmatch over pm.Find: every match from the start, each search beginning where the last match ended
+ * (one further after an empty match), so "[^,]*" over "a,b" gives "a", "", "b", "" as in Lua 5.1 (Lua
+ * 5.3's gmatch skips an empty match right after a match). A pattern starting with "^" is anchored: at
+ * most one match, at the start. Each step runs fengari's find from the next position.
+ */
+function stringGmatch(find: CFunction): CFunction {
+  return (L) => {
+    lauxlib.luaL_checklstring(L, 1);
+    lauxlib.luaL_checklstring(L, 2);
+    const anchored = (lua.lua_tolstring(L, 2) as Uint8Array)[0] === 0x5e;
+    lua.lua_settop(L, 2);
+    let position = 0;
+    let done = false;
+    lua.lua_pushcclosure(L, (Ls: any) => {
+      if (done) return 0;
+      const length = lua.lua_rawlen(Ls, lua.lua_upvalueindex(1));
+      if (position > length) { done = true; return 0; }
+      const base = lua.lua_gettop(Ls);
+      lua.lua_pushcfunction(Ls, find);
+      lua.lua_pushvalue(Ls, lua.lua_upvalueindex(1));
+      lua.lua_pushvalue(Ls, lua.lua_upvalueindex(2));
+      lua.lua_pushinteger(Ls, position + 1);
+      lua.lua_pushboolean(Ls, false);
+      lua.lua_call(Ls, 4, lua.LUA_MULTRET);
+      if (anchored) done = true;
+      if (lua.lua_isnil(Ls, base + 1)) { done = true; return 0; }
+      const start = lua.lua_tointeger(Ls, base + 1);
+      const end = lua.lua_tointeger(Ls, base + 2);
+      position = Math.max(start, end);
+      const captures = lua.lua_gettop(Ls) - base - 2;
+      if (captures > 0) return captures;
+      const bytes = lua.lua_tolstring(Ls, lua.lua_upvalueindex(1)) as Uint8Array;
+      lua.lua_pushstring(Ls, bytes.subarray(start - 1, end));
+      return 1;
+    }, 2);
+    return 1;
+  };
+}
 
 const number1 = (fn: (x: number) => number): CFunction => (L) => {
   lua.lua_pushnumber(L, fn(lauxlib.luaL_checknumber(L, 1)));
   return 1;
 };
-
-/** frexp as C defines it: x = m * 2^e with 0.5 <= |m| < 1. */
-function frexp(x: number): [number, number] {
-  if (x === 0 || !Number.isFinite(x)) return [x, 0];
-  let e = Math.max(-1073, Math.floor(Math.log2(Math.abs(x))) + 1);
-  let m = x * 2 ** -e;
-  while (Math.abs(m) < 0.5) { m *= 2; e--; }
-  while (Math.abs(m) >= 1) { m /= 2; e++; }
-  return [m, e];
-}
 
 /**
  * gopher-lua math.max / math.min: every argument through CheckNumber (numeric strings converted), the
@@ -157,9 +382,15 @@ const mathExtras: Record<string, CFunction> = {
   tanh: number1(Math.tanh),
   log10: number1(Math.log10),
   log: number1(Math.log),
-  pow: (L) => { lua.lua_pushnumber(L, Math.pow(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checknumber(L, 2))); return 1; },
-  ldexp: (L) => { lua.lua_pushnumber(L, lauxlib.luaL_checknumber(L, 1) * 2 ** lauxlib.luaL_checknumber(L, 2)); return 1; },
-  frexp: (L) => { const [m, e] = frexp(lauxlib.luaL_checknumber(L, 1)); lua.lua_pushnumber(L, m); lua.lua_pushnumber(L, e); return 2; },
+  // Go's expressions, in Go's order of operations (x * 180 / Pi rounds differently from x * (180 / Pi)).
+  deg: number1((x) => (x * 180) / Math.PI),
+  rad: number1((x) => (x * Math.PI) / 180),
+  // math.Mod on any two numbers (fengari raises for two integer-typed arguments and a zero divisor).
+  fmod: (L) => { lua.lua_pushnumber(L, lauxlib.luaL_checknumber(L, 1) % lauxlib.luaL_checknumber(L, 2)); return 1; },
+  modf: (L) => { const [int, frac] = goModf(lauxlib.luaL_checknumber(L, 1)); lua.lua_pushnumber(L, int); lua.lua_pushnumber(L, frac); return 2; },
+  pow: (L) => { lua.lua_pushnumber(L, goPow(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checknumber(L, 2))); return 1; },
+  ldexp: (L) => { lua.lua_pushnumber(L, goLdexp(lauxlib.luaL_checknumber(L, 1), goIntArg(L, 2))); return 1; },
+  frexp: (L) => { const [m, e] = goFrexp(lauxlib.luaL_checknumber(L, 1)); lua.lua_pushnumber(L, m); lua.lua_pushnumber(L, e); return 2; },
   // gopher-lua's math.mod is luaModulo (the sign follows the divisor, like `%`), not fmod.
   mod: (L) => {
     const divisor = lauxlib.luaL_checknumber(L, 2);
@@ -170,9 +401,118 @@ const mathExtras: Record<string, CFunction> = {
   },
 };
 
+// --- the table library as tablelib.go, on top of `#` = gopher-lua's LTable.Len (see fengari.ts) ---
+
+/** LTable.Len of the table at `index` (a lazy table is materialized by its __len). */
+function tableLength(L: any, index: number): number {
+  return lauxlib.luaL_len(L, index);
+}
+
+/** t[key] = value on top of the stack (popped); keys beyond fengari's 32-bit integers as float keys. */
+function setTableAt(L: any, table: number, key: number): void {
+  if ((key | 0) === key) { lua.lua_seti(L, table, key); return; }
+  lua.lua_pushnumber(L, key);
+  lua.lua_insert(L, -2);
+  lua.lua_settable(L, table);
+}
+
+/** table.getn and table.maxn are both LTable.Len in gopher-lua (the last non-nil array slot). */
 const tableGetn: CFunction = (L) => {
   lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  lua.lua_pushnumber(L, lauxlib.luaL_len(L, 1));
+  lua.lua_pushnumber(L, tableLength(L, 1));
+  return 1;
+};
+
+/**
+ * tableInsert: with two arguments, append (a nil value is ignored); with a position, shift the slots
+ * from it up by one when it lies within the array, and otherwise just set t[pos] (no "position out of
+ * bounds" error); extra arguments are ignored.
+ */
+const tableInsert: CFunction = (L) => {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  const nargs = lua.lua_gettop(L);
+  if (nargs === 1) raise(L, 'wrong number of arguments');
+  if (nargs === 2) {
+    if (lua.lua_isnil(L, 2)) return 0;
+    const n = tableLength(L, 1);
+    lua.lua_pushvalue(L, 2);
+    setTableAt(L, 1, n + 1);
+    return 0;
+  }
+  const position = goIntArg(L, 2);
+  const n = tableLength(L, 1);
+  if (position > n || position <= 0) {
+    lua.lua_pushvalue(L, 3);
+    setTableAt(L, 1, position);
+    return 0;
+  }
+  for (let i = n; i >= position; i--) {
+    lua.lua_geti(L, 1, i);
+    lua.lua_seti(L, 1, i + 1);
+  }
+  lua.lua_pushvalue(L, 3);
+  lua.lua_seti(L, 1, position);
+  return 0;
+};
+
+/**
+ * tableRemove: without a position, or with one at or beyond the last slot or below 1, the last element is
+ * removed and returned; a position past the end removes nothing; otherwise the slots above shift down.
+ * Always one result (nil when nothing was removed).
+ */
+const tableRemove: CFunction = (L) => {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  const position = lua.lua_gettop(L) === 1 ? -1 : goIntArg(L, 2);
+  const n = tableLength(L, 1);
+  lua.lua_settop(L, 1);
+  if (n === 0) { lua.lua_pushnil(L); return 1; }
+  const i = goDecrement(position);
+  if (i >= n) { lua.lua_pushnil(L); return 1; }
+  if (i === n - 1 || i < 0) {
+    lua.lua_geti(L, 1, n);
+    lua.lua_pushnil(L);
+    lua.lua_seti(L, 1, n);
+    return 1;
+  }
+  lua.lua_geti(L, 1, position); // the result, kept at index 2
+  for (let k = position; k < n; k++) {
+    lua.lua_geti(L, 1, k + 1);
+    lua.lua_seti(L, 1, k);
+  }
+  lua.lua_pushnil(L);
+  lua.lua_seti(L, 1, n);
+  return 1;
+};
+
+/**
+ * tableConcat: i and j are clamped into [1, #t] (an i alone outside it gives ""), so a range past the
+ * end is not an error; numbers print as tostring does; other values raise.
+ */
+const tableConcat: CFunction = (L) => {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  const separator = goOptString(L, 2, '');
+  const length = tableLength(L, 1);
+  let i = goIntArg(L, 3, 1);
+  let j = goIntArg(L, 4, length);
+  if (lua.lua_gettop(L) === 3 && (i > length || i < 1)) {
+    lua.lua_pushstring(L, new Uint8Array(0));
+    return 1;
+  }
+  i = Math.max(Math.min(i, length), 1);
+  j = Math.min(j, length);
+  if (i > j) {
+    lua.lua_pushstring(L, new Uint8Array(0));
+    return 1;
+  }
+  const parts: string[] = [];
+  for (let k = i; k <= j; k++) {
+    const type = lua.lua_geti(L, 1, k);
+    if (type === lua.LUA_TNUMBER) parts.push(luaNumberToString(lua.lua_tonumber(L, -1)));
+    else if (type === lua.LUA_TSTRING) parts.push(byteString(L, -1));
+    else raise(L, `invalid value (${typeName(L, -1)}) at index ${k} in table for concat`);
+    lua.lua_pop(L, 1);
+  }
+  pushByteString(L, parts.join(separator));
   return 1;
 };
 
@@ -218,19 +558,6 @@ const tableSort: CFunction = (L) => {
   // lua_rawseti, unlike the VM's writes, does not mark the table written (state.ts relies on the mark).
   ltable.invalidateTMcache(lua.lua_topointer(L, 1));
   return 0;
-};
-
-const tableMaxn: CFunction = (L) => {
-  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  materialize(L, 1);
-  let max = 0;
-  lua.lua_pushnil(L);
-  while (lua.lua_next(L, 1) !== 0) {
-    lua.lua_pop(L, 1);
-    if (lua.lua_type(L, -1) === lua.LUA_TNUMBER) max = Math.max(max, lua.lua_tonumber(L, -1));
-  }
-  lua.lua_pushnumber(L, max);
-  return 1;
 };
 
 /**
@@ -315,10 +642,12 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
   lua.lua_getfield(L, fengariTable, to_luastring('unpack'));
   lua.lua_setfield(L, base, to_luastring('unpack'));
   lua.lua_createtable(L, 0, 6);
-  for (const name of ['concat', 'insert', 'remove']) copyField(L, fengariTable, name);
+  setFunction(L, 'concat', tableConcat);
+  setFunction(L, 'insert', tableInsert);
+  setFunction(L, 'remove', tableRemove);
   setFunction(L, 'sort', tableSort);
   setFunction(L, 'getn', tableGetn);
-  setFunction(L, 'maxn', tableMaxn);
+  setFunction(L, 'maxn', tableGetn);
   lua.lua_setfield(L, base, to_luastring('table'));
   lua.lua_pop(L, 1);
 
@@ -338,12 +667,16 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
     lua.lua_pushnil(L);
     lua.lua_rawset(L, stringLib);
   }
-  for (const [name, fn] of originals) {
-    lua.lua_pushvalue(L, stringLib);
-    setFunction(L, name, withStringLengthCheck(fn, STRING_ARGS_CHECKED[name] ?? []));
-    lua.lua_pop(L, 1);
-  }
+  const fengariFind = originals.get('find')!;
+  const stringFunctions: Record<string, CFunction> = {
+    byte: stringByte, char: stringChar, find: stringFind(fengariFind), gmatch: stringGmatch(fengariFind),
+    len: originals.get('len')!, lower: stringLower, match: stringMatch(originals.get('match')!),
+    reverse: originals.get('reverse')!, sub: stringSub, upper: stringUpper,
+  };
   lua.lua_pushvalue(L, stringLib);
+  for (const [name, fn] of Object.entries(stringFunctions)) {
+    setFunction(L, name, withStringLengthCheck(fn, STRING_ARGS_CHECKED[name] ?? []));
+  }
   lua.lua_getfield(L, -1, to_luastring('gmatch'));
   lua.lua_setfield(L, -2, to_luastring('gfind'));
   setFunction(L, 'format', stringFormat);

@@ -96,33 +96,97 @@ function underscoreOK(input: string): boolean {
   return saw !== '_';
 }
 
-const DECIMAL_FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-const HEX_FLOAT = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)[pP]([+-]?\d+)$/;
-const SPECIAL_FLOAT = /^([+-]?)(inf|infinity|nan)$/i;
-
 /**
- * strconv.ParseFloat(s, 64), or undefined where Go returns an error: bad syntax, or a finite
- * literal beyond float64 (ErrRange). "inf", "infinity" and "nan" are accepted as Go accepts them.
- * Underscores (allowed by Go only after a hex prefix) are not accepted.
+ * strconv.ParseFloat(s, 64), or undefined where Go returns an error: bad syntax, or a finite literal
+ * beyond float64 (ErrRange); a literal too small for float64 is 0. Decimal and hexadecimal (with a
+ * mandatory p exponent) forms, underscores only between digits (readFloat + underscoreOK), "inf",
+ * "infinity" (signed or not) and "nan" (unsigned), in any case.
  */
 export function goParseFloat(s: string): number | undefined {
-  const special = SPECIAL_FLOAT.exec(s);
-  if (special) {
-    if (special[2]!.toLowerCase() === 'nan') return NaN;
-    return special[1] === '-' ? -Infinity : Infinity;
-  }
+  const special = /^([+-]?)(inf|infinity)$/i.exec(s);
+  if (special) return special[1] === '-' ? -Infinity : Infinity;
+  if (/^nan$/i.test(s)) return NaN;
+  const syntax = readFloat(s);
+  if (syntax === undefined) return undefined;
   let value: number;
-  if (DECIMAL_FLOAT.test(s)) {
-    value = Number(s);
+  if (!syntax.hex) {
+    value = Number(syntax.mantissa + 'e' + syntax.exponent);
   } else {
-    const hex = HEX_FLOAT.exec(s);
-    if (!hex || hex[2]!.length + hex[3]!.length === 0) return undefined;
-    const mantissa = BigInt(`0x${hex[2]! + hex[3]!}`);
-    const exponent = Number(hex[4]) - 4 * hex[3]!.length;
-    value = Number(mantissa) * 2 ** exponent;
-    if (hex[1] === '-') value = -value;
+    value = hexToFloat(BigInt('0x' + (syntax.mantissa || '0')), syntax.exponent);
   }
+  if (syntax.negative) value = -value;
   return Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * readFloat's syntax check: [+-] digits [. digits] [e|E [+-] digits], or 0x hexdigits [. hexdigits]
+ * p [+-] digits; at least one mantissa digit. Returns the mantissa digits (point removed, underscores
+ * dropped) and the exponent to apply to them (decimal, or binary for hex).
+ */
+function readFloat(s: string): { negative: boolean; hex: boolean; mantissa: string; exponent: number } | undefined {
+  let i = 0;
+  let negative = false;
+  if (s[i] === '+' || s[i] === '-') { negative = s[i] === '-'; i++; }
+  let hex = false;
+  if (i + 2 < s.length && s[i] === '0' && (s[i + 1] === 'x' || s[i + 1] === 'X')) { hex = true; i += 2; }
+  const isDigit = (c: string | undefined) => c !== undefined && (hex ? /[0-9a-fA-F]/.test(c) : c >= '0' && c <= '9');
+  let mantissa = '';
+  let fractionDigits = 0;
+  let sawDot = false;
+  let sawDigits = false;
+  let underscores = false;
+  for (; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '_') { underscores = true; continue; }
+    if (c === '.') { if (sawDot) break; sawDot = true; continue; }
+    if (!isDigit(c)) break;
+    sawDigits = true;
+    mantissa += c;
+    if (sawDot) fractionDigits++;
+  }
+  if (!sawDigits) return undefined;
+  let exponent = 0;
+  if (i < s.length && (s[i] === (hex ? 'p' : 'e') || s[i] === (hex ? 'P' : 'E'))) {
+    i++;
+    if (i >= s.length) return undefined;
+    let sign = 1;
+    if (s[i] === '+') i++;
+    else if (s[i] === '-') { sign = -1; i++; }
+    if (i >= s.length || s[i]! < '0' || s[i]! > '9') return undefined;
+    let e = 0;
+    for (; i < s.length && ((s[i]! >= '0' && s[i]! <= '9') || s[i] === '_'); i++) {
+      if (s[i] === '_') { underscores = true; continue; }
+      if (e < 10000) e = e * 10 + s.charCodeAt(i) - 48;
+    }
+    exponent = sign * e;
+  } else if (hex) {
+    return undefined; // a hex mantissa needs its p exponent
+  }
+  if (i !== s.length) return undefined;
+  if (underscores && !underscoreOK(s)) return undefined;
+  return { negative, hex, mantissa, exponent: exponent - (hex ? 4 : 1) * fractionDigits };
+}
+
+/** mantissa × 2^exponent rounded once to float64 (halves to even), Infinity beyond the range. */
+function hexToFloat(mantissa: bigint, exponent: number): number {
+  if (mantissa === 0n) return 0;
+  const bits = mantissa.toString(2).length;
+  const top = bits - 1 + exponent; // the value's binary exponent
+  if (top > 1023) return Infinity;
+  // Keep 53 bits, fewer for a subnormal result (nothing below 2^-1074).
+  const keep = Math.min(53, top + 1074 + 1);
+  if (keep <= 0) {
+    // below half the smallest subnormal, or exactly half of it (rounds to even: 0)
+    return keep === 0 && mantissa !== 1n << BigInt(bits - 1) ? 2 ** -1074 : 0;
+  }
+  const shift = bits - keep;
+  if (shift <= 0) return Number(mantissa) * 2 ** exponent; // exact
+  const big = BigInt(shift);
+  let kept = mantissa >> big;
+  const rest = mantissa - (kept << big);
+  const half = 1n << (big - 1n);
+  if (rest > half || (rest === half && (kept & 1n) === 1n)) kept += 1n;
+  return Number(kept) * 2 ** (exponent + shift);
 }
 
 /**
