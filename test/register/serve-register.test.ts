@@ -28,6 +28,7 @@ describe('serve --register', () => {
     const config = serveConfig([], { KARMADA_INTERPRETER_REGISTER: '/etc/karmada/kubeconfig', KARMADA_INTERPRETER_REGISTER_SERVICE: 'karmada-system/ts' });
     expect(config.register).toEqual({
       kubeconfig: '/etc/karmada/kubeconfig',
+      context: undefined,
       service: 'karmada-system/ts',
       url: undefined,
       caFile: undefined,
@@ -36,6 +37,8 @@ describe('serve --register', () => {
       webhookName: 'interpreter.karmada-interpreter-webhook.io',
     });
     expect(serveConfig([], {}).register).toBeUndefined();
+    expect(serveConfig(['--register', '/k', '--register-url', 'https://x/interpret', '--register-context', 'karmada'], {}).register?.context).toBe('karmada');
+    expect(serveConfig(['--register', '/k', '--register-url', 'https://x/interpret'], { KARMADA_INTERPRETER_REGISTER_CONTEXT: 'karmada-env' }).register?.context).toBe('karmada-env');
   });
 
   it('registers at start and re-registers with the new CA after the certificate rotates', async () => {
