@@ -167,8 +167,11 @@ describe('manifests', () => {
     expect(config.register!.timeoutSeconds).toBe(committed.webhooks[0].timeoutSeconds);
     const rbac = ours.filter((d) => d.file === 'karmada/register-rbac.yaml').map((d) => d.object);
     const role = rbac.find((o) => o.kind === 'ClusterRole')!;
-    expect(role.rules.flatMap((r: any) => r.verbs).sort()).toEqual(['create', 'get', 'update']);
-    expect(role.rules.find((r: any) => r.verbs.includes('update')).resourceNames).toEqual([committed.metadata.name]);
+    // Server-side apply (get, create and patch of that one object) and the list behind the precedence warning.
+    const rule = (resource: string) => role.rules.filter((r: any) => r.apiGroups.includes('config.karmada.io') && r.resources.includes(resource));
+    expect(rule('resourceinterpreterwebhookconfigurations')).toEqual([{ apiGroups: ['config.karmada.io'], resources: ['resourceinterpreterwebhookconfigurations'], resourceNames: [committed.metadata.name], verbs: ['get', 'create', 'patch'] }]);
+    expect(rule('resourceinterpretercustomizations')).toEqual([{ apiGroups: ['config.karmada.io'], resources: ['resourceinterpretercustomizations'], verbs: ['list'] }]);
+    expect(role.rules).toHaveLength(2);
   });
 
   it(`${WEBHOOK_CONFIGURATION_FILE} is what webhook-config generates from the registry now`, async () => {
