@@ -5,42 +5,9 @@ import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVE_OPTIONS } from '../../src/config.ts';
+import { parseDockerfile, type Stage } from './dockerfile.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-
-interface Instruction {
-  op: string;
-  args: string;
-}
-interface Stage {
-  base: string;
-  name?: string;
-  instructions: Instruction[];
-}
-
-/** Dockerfile -> stages of instructions (comments dropped, backslash continuations joined). */
-function parseDockerfile(text: string): Stage[] {
-  const logical: string[] = [];
-  let current = '';
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('#') || (line === '' && current === '')) continue;
-    if (line.endsWith('\\')) current += line.slice(0, -1) + ' ';
-    else {
-      logical.push((current + line).trim());
-      current = '';
-    }
-  }
-  const stages: Stage[] = [];
-  for (const line of logical.filter(Boolean)) {
-    const [, op, args] = /^(\S+)\s*(.*)$/.exec(line)!;
-    if (op!.toUpperCase() === 'FROM') {
-      const [, base, name] = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args!)!;
-      stages.push({ base: base!, name, instructions: [] });
-    } else stages.at(-1)!.instructions.push({ op: op!.toUpperCase(), args: args! });
-  }
-  return stages;
-}
 
 const stages = parseDockerfile(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
 const runtime = stages.at(-1)!;
