@@ -57,6 +57,17 @@ describe('Dockerfile', () => {
     for (const path of copied) expect(ignored).not.toContain(path);
   });
 
+  it('builds JavaScript on the builder\'s platform; only the runtime stage is per target platform', () => {
+    for (const name of ['build', 'deps']) expect(stage(name).platform, name).toBe('$BUILDPLATFORM');
+    expect(runtime.platform).toBeUndefined();
+    // That holds while no production dependency builds or picks anything per platform (package-lock.json).
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
+    const production = Object.entries(lock.packages as Record<string, Record<string, unknown>>).filter(([path, entry]) => path !== '' && !entry.dev);
+    expect(production.length).toBeGreaterThan(10);
+    const perPlatform = production.filter(([, entry]) => entry.hasInstallScript || entry.os || entry.cpu || entry.optional || entry.devOptional).map(([path]) => path);
+    expect(perPlatform).toEqual([]);
+  });
+
   it('the code in the image imports only production dependencies', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const production = new Set(Object.keys(pkg.dependencies));

@@ -6,6 +6,8 @@ export interface Instruction {
 export interface Stage {
   base: string;
   name?: string;
+  /** FROM --platform=..., when given. */
+  platform?: string;
   instructions: Instruction[];
 }
 
@@ -26,13 +28,12 @@ export function parseDockerfile(text: string): Stage[] {
   for (const line of logical.filter(Boolean)) {
     const [, op, args] = /^(\S+)\s*(.*)$/.exec(line)!;
     if (op!.toUpperCase() === 'FROM') {
-      const [, base, name] = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args!)!;
-      stages.push({ base: base!, name, instructions: [] });
+      const [, platform, base, name] = /^(?:--platform=(\S+)\s+)?(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args!)!;
+      stages.push({ base: base!, name, ...(platform ? { platform } : {}), instructions: [] });
     } else stages.at(-1)!.instructions.push({ op: op!.toUpperCase(), args: args! });
   }
   return stages;
 }
-
 
 /** The JSON (exec) form of an instruction's arguments, e.g. ENTRYPOINT ["a", "b"]. */
 export const execForm = (instruction: Instruction) => JSON.parse(instruction.args) as string[];
