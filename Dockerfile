@@ -1,10 +1,15 @@
 # syntax=docker/dockerfile:1
 # karmada-interpreter-webhook: a small, non-root, read-only-root-friendly image.
-#   docker build -t karmada-interpreter-webhook:dev .
-# Node 26 (LTS) is what the project is tested on (package.json engines; `npm ci` installs it for development). For reproducible builds pin the three base images by digest.
+#   docker buildx build --load -t karmada-interpreter-webhook:dev .
+#   (multi-arch, labels, SBOM and provenance as the release does it: README.md, "Build the image yourself")
+# Node 26 (LTS) is what the project is tested on (package.json engines; `npm ci` installs it for
+# development). The base images are named by tag; the release's provenance records the digests used.
+# The build and deps stages run on the builder's own platform: their output is JavaScript, and no
+# production dependency has an install script or a native part (test/deploy/dockerfile.test.ts), so a
+# multi-arch build needs no emulation until the runtime stage, which only copies.
 
 # 1. Build: all dependencies (TypeScript), compile to dist/. `npm ci` runs `prepare` (= the build) itself.
-FROM node:26-trixie-slim AS build
+FROM --platform=$BUILDPLATFORM node:26-trixie-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
@@ -19,7 +24,7 @@ RUN npm run build \
 
 # 2. Production dependencies only. --ignore-scripts: `prepare` would try to compile without TypeScript,
 #    and no runtime dependency needs an install script (all pure JavaScript).
-FROM node:26-trixie-slim AS deps
+FROM --platform=$BUILDPLATFORM node:26-trixie-slim AS deps
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force

@@ -1,8 +1,11 @@
 // Regenerates manifests/karmada/resource-interpreter-webhook-configuration.yaml from the registry,
-// exactly as `karmada-interpreter webhook-config` prints it. Run with `npm run manifests:update`
-// after adding a kind or an operation; test/deploy/manifests.test.ts fails while the file is stale.
+// exactly as `karmada-interpreter webhook-config` prints it, and sets the release version of
+// package.json as the image tag and app.kubernetes.io/version label throughout manifests/. Run with
+// `npm run manifests:update` after adding a kind or an operation, or bumping the version;
+// test/deploy/manifests.test.ts fails while a file is stale.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
 import { webhookConfiguration } from '../src/cli/webhook-config.ts';
@@ -27,7 +30,28 @@ export async function renderWebhookConfiguration(): Promise<string> {
   }
 }
 
+/** `text` with every version label and image tag set to `version` (line edits keep comments and layout). */
+export function withVersion(text: string, version: string): string {
+  return text.replace(/^(\s*app\.kubernetes\.io\/version:\s*)"[^"]*"/gm, `$1"${version}"`).replace(/^(\s*newTag:\s*)"[^"]*"/gm, `$1"${version}"`);
+}
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? yamlFiles(path) : /\.ya?ml$/.test(name) ? [path] : [];
+  });
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   await writeFile(WEBHOOK_CONFIGURATION_FILE, await renderWebhookConfiguration());
   process.stdout.write(`wrote ${WEBHOOK_CONFIGURATION_FILE}\n`);
+  const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+  for (const file of yamlFiles('manifests')) {
+    const text = readFileSync(file, 'utf8');
+    const updated = withVersion(text, version);
+    if (updated !== text) {
+      await writeFile(file, updated);
+      process.stdout.write(`wrote ${file} (version ${version})\n`);
+    }
+  }
 }

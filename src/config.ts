@@ -2,6 +2,7 @@
 // variable (KARMADA_INTERPRETER_<FLAG>, list values comma-separated); a flag beats its variable.
 // Problems fail fast with a message naming the flag.
 import { parseArgs } from 'node:util';
+import { formatGoDuration, parseGoDuration } from './go-duration.ts';
 import { defaultWorkerCount } from './isolation/worker-pool.ts';
 
 export interface ServeConfig {
@@ -35,7 +36,10 @@ export interface ServeConfig {
 }
 
 export interface RegisterConfig {
+  /** Path of the kubeconfig file for karmada-apiserver (used alone, as kubectl uses --kubeconfig). */
   kubeconfig: string;
+  /** Context in it; default its current-context. */
+  context?: string;
   url?: string;
   service?: string;
   caFile?: string;
@@ -66,17 +70,18 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: 'log-level', env: 'KARMADA_INTERPRETER_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug (bodies) or trace' },
   { flag: 'body-limit', env: 'KARMADA_INTERPRETER_BODY_LIMIT', default: '8MiB', help: 'largest request body, e.g. 8MiB, 512KiB, 1000000' },
   { flag: 'inflight-body-limit', env: 'KARMADA_INTERPRETER_INFLIGHT_BODY_LIMIT', default: '32MiB', help: 'request bytes received and held at once across calls; a body beyond it pauses until answers free room (the oldest arriving body always proceeds)' },
-  { flag: 'body-idle-timeout', env: 'KARMADA_INTERPRETER_BODY_IDLE_TIMEOUT', default: '5s', help: 'a request body that stops arriving this long is cut (answered 408, connection closed)' },
-  { flag: 'lua-timeout', env: 'KARMADA_INTERPRETER_LUA_TIMEOUT', default: '1s', help: 'time limit of one Lua call (Karmada uses 1s); a call still running past it (+250ms) has its worker thread terminated' },
+  { flag: 'body-idle-timeout', env: 'KARMADA_INTERPRETER_BODY_IDLE_TIMEOUT', default: '5s', help: 'a request body that stops arriving this long is cut (answered 408, connection closed); Go duration' },
+  { flag: 'lua-timeout', env: 'KARMADA_INTERPRETER_LUA_TIMEOUT', default: '1s', help: 'time limit of one Lua call (Karmada uses 1s); a call still running 250ms past it has its worker thread terminated. Durations take Go syntax: 500ms, 1.5s, 1m30s, 1h' },
   { flag: 'lua-workers', env: 'KARMADA_INTERPRETER_LUA_WORKERS', default: 'auto', help: 'worker threads for Lua customizations and state-preservation JSONPath [auto: CPUs, 2-8]' },
   { flag: 'lua-memory-limit', env: 'KARMADA_INTERPRETER_LUA_MEMORY_LIMIT', default: '128MiB', help: 'memory one Lua call may take in its worker; past it the call fails (and a worker that keeps growing is terminated)' },
   { flag: 'metrics-bind-address', env: 'KARMADA_INTERPRETER_METRICS_BIND_ADDRESS', help: 'HOST:PORT (or :PORT) for a plain-HTTP listener with /metrics, /healthz and /readyz, for Prometheus without the webhook TLS [default: off]' },
-  { flag: 'shutdown-delay', env: 'KARMADA_INTERPRETER_SHUTDOWN_DELAY', default: '0s', help: 'on SIGTERM, keep serving (unready) this long so endpoints drop us first' },
-  { flag: 'shutdown-timeout', env: 'KARMADA_INTERPRETER_SHUTDOWN_TIMEOUT', default: '20s', help: 'on SIGTERM, longest wait for in-flight requests' },
+  { flag: 'shutdown-delay', env: 'KARMADA_INTERPRETER_SHUTDOWN_DELAY', default: '0s', help: 'on SIGTERM, keep serving (unready) this long so endpoints drop us first (Go duration)' },
+  { flag: 'shutdown-timeout', env: 'KARMADA_INTERPRETER_SHUTDOWN_TIMEOUT', default: '20s', help: 'on SIGTERM, longest wait for in-flight requests (Go duration)' },
   { flag: 'record', env: 'KARMADA_INTERPRETER_RECORD', help: 'write every interpreter exchange to this directory as one JSON file, secrets redacted (docs/recording.md)' },
   { flag: 'record-max-files', env: 'KARMADA_INTERPRETER_RECORD_MAX_FILES', default: '10000', help: 'most files kept in the --record directory; the oldest are deleted' },
   { flag: 'record-keep-secrets', env: 'KARMADA_INTERPRETER_RECORD_KEEP_SECRETS', boolean: true, default: 'false', help: 'record env values, secret-like annotations and Secret data as received (no redaction)' },
   { flag: 'register', env: 'KARMADA_INTERPRETER_REGISTER', help: 'kubeconfig of karmada-apiserver: create/update the ResourceInterpreterWebhookConfiguration there at start and whenever the certificate or the served kinds change' },
+  { flag: 'register-context', env: 'KARMADA_INTERPRETER_REGISTER_CONTEXT', help: 'with --register: context of the kubeconfig to use [default: its current-context]' },
   { flag: 'register-service', env: 'KARMADA_INTERPRETER_REGISTER_SERVICE', help: 'with --register: NAMESPACE/NAME[:PORT][/PATH] of our Service as karmada-apiserver sees it' },
   { flag: 'register-url', env: 'KARMADA_INTERPRETER_REGISTER_URL', help: 'with --register: https URL Karmada calls instead of a Service' },
   { flag: 'register-ca-file', env: 'KARMADA_INTERPRETER_REGISTER_CA_FILE', help: 'with --register: CA bundle to publish [default: ca.crt next to the serving certificate, else the certificate]' },
@@ -99,11 +104,15 @@ export function parseSize(text: string, flag: string): number {
   return bytes;
 }
 
+/** Longest wait a Node.js timer can hold (2^31-1 ms); a longer one would fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A duration flag: Go's syntax (`1m30s`, `1h`, `500ms`, `1.5s`), as Kubernetes components take them. */
 export function parseDuration(text: string, flag: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
-  if (!match) throw new ConfigError(`--${flag}: ${JSON.stringify(text)} is not a duration (e.g. 500ms, 1s, 2m)`);
-  const factor = match[2] === 'ms' ? 1 : match[2] === 'm' ? 60_000 : 1000;
-  return Number(match[1]) * factor;
+  const ms = parseGoDuration(text.trim());
+  if (ms === undefined) throw new ConfigError(`--${flag}: ${JSON.stringify(text)} is not a duration (Go syntax, e.g. 500ms, 1.5s, 1m30s, 1h)`);
+  if (ms > MAX_TIMER_MS) throw new ConfigError(`--${flag}: ${text} is too long (at most ${formatGoDuration(MAX_TIMER_MS)})`);
+  return ms;
 }
 
 /** Parses argv with env fallbacks; returns the raw string values by flag name. */
@@ -160,8 +169,8 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
     logLevel,
     bodyLimit: parseSize(str('body-limit')!, 'body-limit'),
     inflightBodyLimit: parseSize(str('inflight-body-limit')!, 'inflight-body-limit'),
-    bodyIdleTimeoutMs: parseDuration(str('body-idle-timeout')!, 'body-idle-timeout'),
-    luaTimeoutMs: parseDuration(str('lua-timeout')!, 'lua-timeout'),
+    bodyIdleTimeoutMs: positive(parseDuration(str('body-idle-timeout')!, 'body-idle-timeout'), 'body-idle-timeout'),
+    luaTimeoutMs: positive(parseDuration(str('lua-timeout')!, 'lua-timeout'), 'lua-timeout'),
     luaWorkers: parseWorkers(str('lua-workers')!),
     luaMemoryLimit: parseSize(str('lua-memory-limit')!, 'lua-memory-limit'),
     ...(metricsBindAddress ? { metricsBindAddress } : {}),
@@ -182,7 +191,12 @@ function registerConfig(str: (flag: string) => string | undefined): RegisterConf
   if (Boolean(url) === Boolean(service)) throw new ConfigError('--register needs exactly one of --register-service or --register-url (how Karmada reaches us)');
   const timeoutSeconds = Number(str('register-timeout-seconds'));
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) throw new ConfigError('--register-timeout-seconds must be 1-30');
-  return { kubeconfig, url, service, caFile: str('register-ca-file'), timeoutSeconds, name: str('register-name'), webhookName: str('register-webhook-name') };
+  return { kubeconfig, context: str('register-context') || undefined, url, service, caFile: str('register-ca-file'), timeoutSeconds, name: str('register-name'), webhookName: str('register-webhook-name') };
+}
+
+function positive(ms: number, flag: string): number {
+  if (ms <= 0) throw new ConfigError(`--${flag}: must be longer than 0s`);
+  return ms;
 }
 
 function parseWorkers(text: string): number {

@@ -1,33 +1,41 @@
-// `register`: creates or updates the ResourceInterpreterWebhookConfiguration in karmada-apiserver,
-// with the caBundle read from the serving certificate's CA. cert-manager's CA injector cannot do this
-// (it only patches four built-in kinds, and this object lives in another API server).
+// `register`: server-side applies the ResourceInterpreterWebhookConfiguration in karmada-apiserver,
+// with the caBundle read from the serving certificate's CA, then warns about the
+// ResourceInterpreterCustomizations there that Karmada asks before us. cert-manager's CA injector
+// cannot do this (it only patches four built-in kinds, and this object lives in another API server).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRegistry } from '../interpreter/setup.ts';
+import { KubeconfigError } from '../register/kubeconfig.ts';
+import { kubectlFlags, shadowWarning } from '../register/precedence.ts';
 import { registerOnce } from '../register/registrar.ts';
 import { UsageError } from './common.ts';
 
-export const summary = 'create or update the ResourceInterpreterWebhookConfiguration in karmada-apiserver';
-export const help = `Usage: karmada-interpreter register --kubeconfig FILE [--context NAME]
+export const summary = 'apply the ResourceInterpreterWebhookConfiguration to karmada-apiserver (server-side apply)';
+export const help = `Usage: karmada-interpreter register [--kubeconfig FILE] [--context NAME]
          (--url URL | --service NAMESPACE/NAME[:PORT][/PATH])
          (--ca-file F | --cert-dir DIR | --tls-cert-file F)
          [--timeout-seconds N] [--name NAME] [--webhook-name FQDN] [--customizations DIR ...]
 
-Writes the same configuration as 'webhook-config' straight into karmada-apiserver (create, or update
-when it differs), with caBundle set to the CA that signed the serving certificate. The CA is read from
---ca-file, else from ca.crt next to the certificate (cert-manager Secrets have one), else from the
-serving certificate itself. 'serve --register' does the same continuously and again after rotation.
+Applies the same configuration as 'webhook-config' to karmada-apiserver with server-side apply (field
+manager karmada-interpreter-webhook; labels and annotations others set are kept), with caBundle set to
+the CA that signed the serving certificate. The CA is read from --ca-file, else from ca.crt next to the
+certificate (cert-manager Secrets have one), else from the serving certificate itself.
+'serve --register' does the same continuously and again after rotation.
 
-  --kubeconfig FILE       kubeconfig of karmada-apiserver (default: $KUBECONFIG)
-  --context NAME          context in it (default: its current-context)
+Then it lists the ResourceInterpreterCustomizations in karmada-apiserver that Karmada asks before any
+webhook for a kind and operation served here, and warns with what to do about them.
+
+  --kubeconfig FILE       kubeconfig of karmada-apiserver, used alone (default: as kubectl, the files
+                          of $KUBECONFIG merged, else ~/.kube/config)
+  --context NAME          context to use (default: the current-context)
   --url, --service, --timeout-seconds, --name, --webhook-name, --customizations
                           as for webhook-config
   --ca-file F             PEM CA bundle
   --cert-dir DIR          directory with tls.crt (and usually ca.crt), e.g. the cert-manager Secret
   --tls-cert-file F       the serving certificate
 
-The kubeconfig user needs get, create and update on resourceinterpreterwebhookconfigurations
-(manifests/karmada/register-rbac.yaml).
+The kubeconfig user needs get, create and patch on resourceinterpreterwebhookconfigurations and list on
+resourceinterpretercustomizations (manifests/karmada/register-rbac.yaml).
 `;
 
 export async function run(args: string[]): Promise<number> {
@@ -48,15 +56,13 @@ export async function run(args: string[]): Promise<number> {
         customizations: { type: 'string', multiple: true },
       },
     });
-    const kubeconfig = values.kubeconfig ?? process.env.KUBECONFIG;
-    if (!kubeconfig) throw new UsageError('--kubeconfig is required (or set KUBECONFIG)');
     const certFile = values['tls-cert-file'] ?? (values['cert-dir'] ? join(values['cert-dir'], 'tls.crt') : undefined);
     if (!values['ca-file'] && !certFile) throw new UsageError('give --ca-file, --cert-dir or --tls-cert-file: Karmada needs the CA to trust the webhook');
     const loaded = await createRegistry({ customizations: values.customizations ?? [] });
     try {
       for (const p of loaded.problems) process.stderr.write(`warning: ${p.file}: ${p.message}\n`);
       const outcome = await registerOnce(loaded.registry.served(), {
-        kubeconfig,
+        kubeconfig: values.kubeconfig,
         context: values.context,
         url: values.url,
         service: values.service,
@@ -66,13 +72,16 @@ export async function run(args: string[]): Promise<number> {
         name: values.name,
         webhookName: values['webhook-name'],
       });
-      process.stdout.write(`resourceinterpreterwebhookconfiguration.config.karmada.io/${outcome.name} ${outcome.result} (caBundle from ${outcome.caFile})\n`);
+      process.stdout.write(`resourceinterpreterwebhookconfiguration.config.karmada.io/${outcome.name} ${outcome.result} (context ${outcome.context}, caBundle from ${outcome.caFile})\n`);
+      if (outcome.shadowingError) process.stderr.write(`warning: could not check for ResourceInterpreterCustomizations that take precedence over this webhook: ${outcome.shadowingError}\n`);
+      const warning = shadowWarning(outcome.shadowing ?? [], kubectlFlags(values, outcome.context));
+      if (warning) process.stderr.write(`warning: ${warning}\n`);
       return 0;
     } finally {
       loaded.close();
     }
   } catch (error) {
     process.stderr.write(`register: ${(error as Error).message}\n`);
-    return error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+    return error instanceof UsageError || error instanceof KubeconfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
   }
 }

@@ -1,14 +1,18 @@
-// Create-or-update of the ResourceInterpreterWebhookConfiguration in karmada-apiserver. It is a
-// cluster-scoped custom resource (config.karmada.io/v1alpha1, resourceinterpreterwebhookconfigurations),
-// so the generic CustomObjectsApi of @kubernetes/client-node is all we need: GET, then POST when it is
-// missing or PUT (with the resourceVersion we read) when it differs. A 409 means another replica won
-// the race; we read again and retry.
-import { isDeepStrictEqual } from 'node:util';
-import { ApiException, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+// The ResourceInterpreterWebhookConfiguration in karmada-apiserver, written with server-side apply: one
+// PATCH of the whole object as application/apply-patch+yaml under our field manager, as
+// `kubectl apply --server-side` sends it (kubectl pkg/cmd/apply/apply.go). The API server creates the
+// object or changes only the fields we own; labels and annotations others set are theirs and stay.
+// We force conflicts: the object is ours by name, and Kubernetes' guidance for a controller applying
+// an object it owns is to always force, so an earlier `kubectl apply` of the generated file or an older
+// get-then-put of this tool hands the `webhooks` list over instead of failing.
+// A GET before the apply only tells created / updated / unchanged apart for logs and metrics.
+import { ApiException, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 
 export const GROUP = 'config.karmada.io';
 export const VERSION = 'v1alpha1';
 export const PLURAL = 'resourceinterpreterwebhookconfigurations';
+/** metadata.managedFields[].manager of what we apply. */
+export const FIELD_MANAGER = 'karmada-interpreter-webhook';
 
 export type ApplyResult = 'created' | 'updated' | 'unchanged';
 
@@ -20,46 +24,37 @@ export interface WebhookConfigurationObject {
   [key: string]: unknown;
 }
 
-export function loadKubeConfig(path: string, context?: string): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromFile(path);
-  if (context) kubeConfig.setCurrentContext(context);
-  if (!kubeConfig.getCurrentCluster()) throw new Error(`${path}: no current cluster (set current-context or pass --context)`);
-  return kubeConfig;
-}
-
-const statusOf = (error: unknown): number | undefined => (error instanceof ApiException ? error.code : undefined);
+export const statusOf = (error: unknown): number | undefined => (error instanceof ApiException ? error.code : undefined);
 
 export async function applyWebhookConfiguration(kubeConfig: KubeConfig, desired: WebhookConfigurationObject, attempts = 3): Promise<ApplyResult> {
   const api = kubeConfig.makeApiClient(CustomObjectsApi);
   const name = desired.metadata.name;
+  const target = { group: GROUP, version: VERSION, plural: PLURAL, name };
   for (let attempt = 1; ; attempt++) {
     try {
-      let existing: WebhookConfigurationObject | undefined;
+      let before: string | undefined;
       try {
-        existing = await api.getClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, name });
+        before = ((await api.getClusterCustomObject(target)) as WebhookConfigurationObject).metadata.resourceVersion;
       } catch (error) {
         if (statusOf(error) !== 404) throw error;
       }
-      if (!existing) {
-        await api.createClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, body: desired });
-        return 'created';
-      }
-      // Only webhooks is ours; labels and annotations others added are kept.
-      if (isDeepStrictEqual(existing.webhooks, desired.webhooks)) return 'unchanged';
-      const metadata = { ...existing.metadata, ...desired.metadata, resourceVersion: existing.metadata.resourceVersion };
-      await api.replaceClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, name, body: { ...existing, ...desired, metadata } });
-      return 'updated';
+      const applied = (await api.patchClusterCustomObject(
+        { ...target, body: desired, fieldManager: FIELD_MANAGER, force: true },
+        setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+      )) as WebhookConfigurationObject;
+      if (before === undefined) return 'created';
+      // The API server keeps the resourceVersion when an apply changes nothing.
+      return applied.metadata.resourceVersion === before ? 'unchanged' : 'updated';
     } catch (error) {
-      const status = statusOf(error);
-      if ((status === 409 || status === 404) && attempt < attempts) continue; // lost a race (or it was deleted meanwhile): read again
-      throw describe(error, name);
+      // 409: another replica created it between our GET and apply, or a storage conflict; apply again.
+      if (statusOf(error) === 409 && attempt < attempts) continue;
+      throw describeApiError(error, `ResourceInterpreterWebhookConfiguration ${name}`, 'get, create and patch on resourceinterpreterwebhookconfigurations.config.karmada.io');
     }
   }
 }
 
 /** Turns client-node's ApiException (whose message is the whole response) into one readable line. */
-function describe(error: unknown, name: string): Error {
+export function describeApiError(error: unknown, what: string, rights: string): Error {
   if (!(error instanceof ApiException)) return error as Error;
   let message = '';
   try {
@@ -70,6 +65,6 @@ function describe(error: unknown, name: string): Error {
   }
   const hint = error.code === 404
     ? ' (no such resource: is the kubeconfig pointing at karmada-apiserver rather than the host cluster?)'
-    : error.code === 403 ? ' (the kubeconfig user needs get, create and update on resourceinterpreterwebhookconfigurations.config.karmada.io; see manifests/karmada/register-rbac.yaml)' : '';
-  return new Error(`karmada-apiserver answered HTTP ${error.code} for ResourceInterpreterWebhookConfiguration ${name}: ${message || 'no message'}${hint}`);
+    : error.code === 403 ? ` (the kubeconfig user needs ${rights}; see manifests/karmada/register-rbac.yaml)` : '';
+  return new Error(`karmada-apiserver answered HTTP ${error.code} for ${what}: ${message || 'no message'}${hint}`);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseDuration, parseSize, serveConfig } from '../../src/config.ts';
+import { ConfigError, parseDuration, parseSize, SERVE_OPTIONS, serveConfig } from '../../src/config.ts';
+import { formatGoDuration, parseGoDuration } from '../../src/go-duration.ts';
 
 describe('serve configuration', () => {
   it('has working defaults', () => {
@@ -42,5 +43,54 @@ describe('serve configuration', () => {
     expect(parseSize('1000000', 'x')).toBe(1000000);
     expect(parseDuration('2m', 'x')).toBe(120000);
     expect(parseDuration('1.5s', 'x')).toBe(1500);
+  });
+});
+
+// Go's time.ParseDuration (golang/go src/time/format.go) is what Kubernetes components and Karmada's
+// ?timeout= use; every duration flag takes the same syntax.
+describe('duration flags take Go durations', () => {
+  const durationFlags = SERVE_OPTIONS.filter((o) => ['body-idle-timeout', 'lua-timeout', 'shutdown-delay', 'shutdown-timeout'].includes(o.flag));
+
+  it('knows every duration flag of serve', () => {
+    // Every option whose default is a duration is one of the flags parsed here.
+    const withDurationDefaults = SERVE_OPTIONS.filter((o) => o.default !== undefined && parseGoDuration(o.default) !== undefined && !/^\d+$/.test(o.default));
+    expect(withDurationDefaults.map((o) => o.flag).sort()).toEqual(durationFlags.map((o) => o.flag).sort());
+  });
+
+  it.each([
+    ['1m30s', 90_000],
+    ['1h', 3_600_000],
+    ['500ms', 500],
+    ['1.5s', 1500],
+    ['.5s', 500],
+    ['2h45m0.5s', 9_900_500],
+    ['1500us', 1.5],
+    ['0', 0],
+  ])('%s is %d ms', (text, ms) => {
+    expect(parseGoDuration(text)).toBeCloseTo(ms);
+    expect(serveConfig(['--shutdown-delay', text], {}).shutdownDelayMs).toBeCloseTo(ms);
+  });
+
+  it('reads them from flags and environment variables alike', () => {
+    const config = serveConfig(['--shutdown-timeout=1m30s'], { KARMADA_INTERPRETER_LUA_TIMEOUT: '1.5s', KARMADA_INTERPRETER_SHUTDOWN_DELAY: '1h', KARMADA_INTERPRETER_SHUTDOWN_TIMEOUT: '5s' });
+    expect(config).toMatchObject({ luaTimeoutMs: 1500, shutdownDelayMs: 3_600_000, shutdownTimeoutMs: 90_000 });
+  });
+
+  it.each([
+    ['lua-timeout', '10', /not a duration \(Go syntax/],
+    ['lua-timeout', '1x', /not a duration/],
+    ['lua-timeout', '-1s', /not a duration/],
+    ['lua-timeout', '1 s', /not a duration/],
+    ['lua-timeout', '.s', /not a duration/],
+    ['lua-timeout', '0s', /longer than 0s/],
+    ['shutdown-delay', '1000h', /too long \(at most 596h31m23\.647s\)/],
+    ['shutdown-timeout', '', /not a duration/],
+  ])('--%s %j is refused with a message naming the flag', (flag, text, message) => {
+    expect(() => serveConfig([`--${flag}=${text}`], {})).toThrow(ConfigError);
+    expect(() => serveConfig([`--${flag}=${text}`], {})).toThrow(new RegExp(`--${flag}: .*${message.source}`));
+  });
+
+  it('formats durations the way Go prints them', () => {
+    expect([0, 500, 1500, 90_000, 3_600_000, 9_900_500].map(formatGoDuration)).toEqual(['0s', '500ms', '1.5s', '1m30s', '1h0m0s', '2h45m0.5s']);
   });
 });

@@ -5,42 +5,9 @@ import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVE_OPTIONS } from '../../src/config.ts';
+import { parseDockerfile, type Stage } from './dockerfile.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-
-interface Instruction {
-  op: string;
-  args: string;
-}
-interface Stage {
-  base: string;
-  name?: string;
-  instructions: Instruction[];
-}
-
-/** Dockerfile -> stages of instructions (comments dropped, backslash continuations joined). */
-function parseDockerfile(text: string): Stage[] {
-  const logical: string[] = [];
-  let current = '';
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('#') || (line === '' && current === '')) continue;
-    if (line.endsWith('\\')) current += line.slice(0, -1) + ' ';
-    else {
-      logical.push((current + line).trim());
-      current = '';
-    }
-  }
-  const stages: Stage[] = [];
-  for (const line of logical.filter(Boolean)) {
-    const [, op, args] = /^(\S+)\s*(.*)$/.exec(line)!;
-    if (op!.toUpperCase() === 'FROM') {
-      const [, base, name] = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args!)!;
-      stages.push({ base: base!, name, instructions: [] });
-    } else stages.at(-1)!.instructions.push({ op: op!.toUpperCase(), args: args! });
-  }
-  return stages;
-}
 
 const stages = parseDockerfile(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
 const runtime = stages.at(-1)!;
@@ -88,6 +55,17 @@ describe('Dockerfile', () => {
     // ...but not what the build stage copies.
     const copied = all(stage('build'), 'COPY').flatMap((c) => c.args.split(/\s+/).slice(0, -1));
     for (const path of copied) expect(ignored).not.toContain(path);
+  });
+
+  it('builds JavaScript on the builder\'s platform; only the runtime stage is per target platform', () => {
+    for (const name of ['build', 'deps']) expect(stage(name).platform, name).toBe('$BUILDPLATFORM');
+    expect(runtime.platform).toBeUndefined();
+    // That holds while no production dependency builds or picks anything per platform (package-lock.json).
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
+    const production = Object.entries(lock.packages as Record<string, Record<string, unknown>>).filter(([path, entry]) => path !== '' && !entry.dev);
+    expect(production.length).toBeGreaterThan(10);
+    const perPlatform = production.filter(([, entry]) => entry.hasInstallScript || entry.os || entry.cpu || entry.optional || entry.devOptional).map(([path]) => path);
+    expect(perPlatform).toEqual([]);
   });
 
   it('the code in the image imports only production dependencies', () => {

@@ -1,5 +1,6 @@
 // Hand-written JSON Schemas (ajv) for the manifests whose kinds client-node has no model for: the
-// cert-manager CRDs (fields we use, from cert-manager.io/v1), Karmada's
+// cert-manager CRDs (fields we use, from cert-manager.io/v1), the prometheus-operator's ServiceMonitor
+// (monitoring.coreos.com/v1, fields we use), Karmada's
 // ResourceInterpreterWebhookConfiguration (karmada-protocol.md §3, with Karmada's admission rules)
 // and kustomize's own files. Unknown fields are errors where we know the full field list.
 import { Ajv } from 'ajv';
@@ -145,7 +146,10 @@ const kustomization = {
     apiVersion: { enum: ['kustomize.config.k8s.io/v1beta1', 'kustomize.config.k8s.io/v1alpha1'] },
     kind: { enum: ['Kustomization', 'Component'] },
     namespace: { type: 'string' },
-    labels: { type: 'array', items: { type: 'object', required: ['pairs'], properties: { pairs: { type: 'object' }, includeSelectors: { type: 'boolean' } }, additionalProperties: false } },
+    labels: {
+      type: 'array',
+      items: { type: 'object', required: ['pairs'], properties: { pairs: { type: 'object', additionalProperties: { type: 'string' } }, includeSelectors: { type: 'boolean' }, includeTemplates: { type: 'boolean' } }, additionalProperties: false },
+    },
     resources: { type: 'array', items: { type: 'string' } },
     components: { type: 'array', items: { type: 'string' } },
     images: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, newName: { type: 'string' }, newTag: { type: 'string' }, digest: { type: 'string' } }, additionalProperties: false } },
@@ -161,11 +165,49 @@ const kustomization = {
   additionalProperties: false,
 };
 
+// The fields of prometheus-operator's ServiceMonitor we use (monitoring.coreos.com/v1).
+const serviceMonitor = {
+  type: 'object',
+  required: ['apiVersion', 'kind', 'metadata', 'spec'],
+  properties: {
+    apiVersion: { const: 'monitoring.coreos.com/v1' },
+    kind: { const: 'ServiceMonitor' },
+    metadata: metadata(true),
+    spec: {
+      type: 'object',
+      required: ['selector', 'endpoints'],
+      properties: {
+        selector: { type: 'object', properties: { matchLabels: { type: 'object', additionalProperties: { type: 'string' } } }, additionalProperties: false },
+        namespaceSelector: { type: 'object' },
+        endpoints: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['port'],
+            properties: {
+              port: { type: 'string' },
+              path: { type: 'string', pattern: '^/' },
+              scheme: { enum: ['http', 'https'] },
+              interval: { type: 'string', pattern: '^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$' },
+              scrapeTimeout: { type: 'string' },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+};
+
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
 const validators: Record<string, ReturnType<typeof ajv.compile>> = {
   'cert-manager.io/v1/Certificate': ajv.compile(certificate),
   'cert-manager.io/v1/Issuer': ajv.compile(issuer),
   'config.karmada.io/v1alpha1/ResourceInterpreterWebhookConfiguration': ajv.compile(resourceInterpreterWebhookConfiguration),
+  'monitoring.coreos.com/v1/ServiceMonitor': ajv.compile(serviceMonitor),
   'kustomize.config.k8s.io/v1beta1/Kustomization': ajv.compile(kustomization),
   'kustomize.config.k8s.io/v1alpha1/Component': ajv.compile(kustomization),
 };
