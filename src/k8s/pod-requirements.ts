@@ -105,16 +105,31 @@ function toResourceList(totals: Totals): Record<string, string> | undefined {
   return Object.keys(result).length > 0 ? result : undefined;
 }
 
+/**
+ * Totals already taken from a `resources` object, per arithmetic. One request can hand the same object
+ * to many pod templates (an Argo Workflow's spec.podResources reaches every template); reading it once
+ * keeps the work linear in the request. Request objects are not modified while they are read, and the
+ * totals returned from here are only ever read by the callers below.
+ */
+const totalsByResources = new WeakMap<object, Map<Arithmetic, Totals>>();
+
 /** Kubernetes defaulting (SetDefaults_Pod, mirrored by AddPodTemplateRequest): a limit stands in for a missing request. */
 function containerRequests(container: unknown, path: string, arithmetic: Arithmetic): Totals {
   if (!isObject(container) || !isObject(container.resources)) return new Map();
-  const { requests, limits } = container.resources;
+  const resources = container.resources;
+  const known = totalsByResources.get(resources)?.get(arithmetic);
+  if (known) return known;
+  const { requests, limits } = resources;
   const merged: Record<string, unknown> = {};
   if (isObject(limits)) Object.assign(merged, limits);
   if (isObject(requests)) {
     for (const [name, value] of Object.entries(requests)) if (value !== null && value !== undefined) merged[name] = value;
   }
-  return toTotals(merged, `${path}.resources`, arithmetic);
+  const totals = toTotals(merged, `${path}.resources`, arithmetic);
+  const byArithmetic = totalsByResources.get(resources) ?? new Map<Arithmetic, Totals>();
+  byArithmetic.set(arithmetic, totals);
+  totalsByResources.set(resources, byArithmetic);
+  return totals;
 }
 
 function podSpecOf(podTemplateSpec: KObject | undefined): Record<string, any> {
