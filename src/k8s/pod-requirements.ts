@@ -106,30 +106,32 @@ function toResourceList(totals: Totals): Record<string, string> | undefined {
 }
 
 /**
- * Totals already taken from a `resources` object, per arithmetic. One request can hand the same object
- * to many pod templates (an Argo Workflow's spec.podResources reaches every template); reading it once
+ * Totals already taken from a pod-level `resources` object. One request can hand the same object to
+ * many pod templates (an Argo Workflow's spec.podResources reaches every template); reading it once
  * keeps the work linear in the request. Request objects are not modified while they are read, and the
- * totals returned from here are only ever read by the callers below.
+ * totals kept here are only ever read by the callers below.
  */
-const totalsByResources = new WeakMap<object, Map<Arithmetic, Totals>>();
+const podLevelTotals = new WeakMap<object, Totals>();
+
+/** The pod-level requests (spec.resources), exact arithmetic, read once per object. */
+function podLevelRequests(resources: Record<string, any>): Totals {
+  const known = podLevelTotals.get(resources);
+  if (known) return known;
+  const totals = containerRequests({ resources }, 'spec', EXACT);
+  podLevelTotals.set(resources, totals);
+  return totals;
+}
 
 /** Kubernetes defaulting (SetDefaults_Pod, mirrored by AddPodTemplateRequest): a limit stands in for a missing request. */
 function containerRequests(container: unknown, path: string, arithmetic: Arithmetic): Totals {
   if (!isObject(container) || !isObject(container.resources)) return new Map();
-  const resources = container.resources;
-  const known = totalsByResources.get(resources)?.get(arithmetic);
-  if (known) return known;
-  const { requests, limits } = resources;
+  const { requests, limits } = container.resources;
   const merged: Record<string, unknown> = {};
   if (isObject(limits)) Object.assign(merged, limits);
   if (isObject(requests)) {
     for (const [name, value] of Object.entries(requests)) if (value !== null && value !== undefined) merged[name] = value;
   }
-  const totals = toTotals(merged, `${path}.resources`, arithmetic);
-  const byArithmetic = totalsByResources.get(resources) ?? new Map<Arithmetic, Totals>();
-  byArithmetic.set(arithmetic, totals);
-  totalsByResources.set(resources, byArithmetic);
-  return totals;
+  return toTotals(merged, `${path}.resources`, arithmetic);
 }
 
 function podSpecOf(podTemplateSpec: KObject | undefined): Record<string, any> {
@@ -216,7 +218,7 @@ function podEffectiveRequests(spec: Record<string, any>): Totals {
   maxInto(steady, initPeak);
 
   if (isObject(spec.resources)) {
-    const podLevel = containerRequests({ resources: spec.resources }, 'spec', exact);
+    const podLevel = podLevelRequests(spec.resources);
     for (const [name, value] of podLevel) if (isPodLevelResource(name)) steady.set(name, value);
   }
   if (isObject(spec.overhead)) addInto(steady, toTotals(spec.overhead, 'spec.overhead', exact), exact);

@@ -305,7 +305,7 @@ describe('isScalarResourceName (lifted corev1 helpers)', () => {
 });
 
 describe('a resources object shared by many pod templates (an Argo Workflow spec.podResources)', () => {
-  it('is read once per arithmetic, so the work stays linear in the request', () => {
+  it('is read once, so the work stays linear in the request', () => {
     let reads = 0;
     const requests = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`example.com/r${i}`, '1']));
     const shared = new Proxy({ requests: { ...requests, cpu: '250m' } }, {
@@ -317,8 +317,7 @@ describe('a resources object shared by many pod templates (an Argo Workflow spec
     for (let i = 0; i < 500; i++) {
       const template = { spec: { containers: [{ name: `c${i}` }], resources: shared } };
       expect(podTemplateRequirements(template)?.resourceRequest?.cpu).toBe('250m');
-      expect(karmadaPodRequirements({ spec: { containers: [{ name: 'c', resources: shared }] } })?.resourceRequest?.cpu).toBe('250m');
     }
-    expect(reads).toBe(2);
+    expect(reads).toBe(1);
   });
 });
