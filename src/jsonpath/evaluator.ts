@@ -7,7 +7,14 @@
 
 import { compareGo, ComparisonError } from './compare.ts';
 import { JsonPathExecError } from './errors.ts';
-import { marshalGoJson, sprintGoValue } from './goformat.ts';
+import { BoundedText, sprintGoValue, writeGoJson } from './goformat.ts';
+import {
+  JsonPathBudget,
+  JsonPathLimitError,
+  MAX_JSONPATH_MESSAGE_VALUE_CHARS,
+  MAX_JSONPATH_OUTPUT_CHARS,
+  outputLimitError,
+} from './limits.ts';
 import type { JsonPathNode, ListNode } from './nodes.ts';
 import {
   GoByte,
@@ -37,26 +44,45 @@ export interface EvaluationResult {
   mapOrderDependent: boolean;
 }
 
-export function evaluate(root: ListNode, data: unknown, allowMissingKeys: boolean): EvaluationResult {
-  const evaluator = new Evaluator(root.nodes, allowMissingKeys);
-  let groups: GoValue[][];
+export interface EvaluationLimits {
+  /** Budgets the evaluation draws from besides its own MAX_JSONPATH_VALUES (e.g. one per request). */
+  budgets?: JsonPathBudget[];
+  /** Characters the evaluation may write; MAX_JSONPATH_OUTPUT_CHARS by default. */
+  maxOutputChars?: number;
+}
+
+export function evaluate(root: ListNode, data: unknown, allowMissingKeys: boolean, limits: EvaluationLimits = {}): EvaluationResult {
+  const evaluator = new Evaluator(root.nodes, allowMissingKeys, [new JsonPathBudget(), ...(limits.budgets ?? [])]);
+  const maxOutput = limits.maxOutputChars ?? MAX_JSONPATH_OUTPUT_CHARS;
+  const out = new BoundedText(maxOutput, () => outputLimitError(maxOutput));
+  let printed = 0;
   try {
     // reflect.ValueOf(nil) is the invalid Value, not a nil interface.
-    groups = evaluator.findResults(data === null || data === undefined ? INVALID : data, 0);
+    const groups = evaluator.findResults(data === null || data === undefined ? INVALID : data, 0);
+    for (const group of groups) {
+      printResults(group, out);
+      printed += group.length;
+    }
   } catch (error) {
-    if (error instanceof JsonPathExecError) error.mapOrderDependent = evaluator.expandedUnorderedMap;
+    // A cap says nothing about map order; any other failure may depend on it.
+    if (error instanceof JsonPathExecError && !(error instanceof JsonPathLimitError)) {
+      error.mapOrderDependent = evaluator.expandedUnorderedMap;
+    }
     throw error;
   }
-  const printed = groups.reduce((count, group) => count + group.length, 0);
   return {
-    text: groups.map(printResults).join(''),
+    text: out.toString(),
     mapOrderDependent: evaluator.expandedUnorderedMap && printed > 1,
   };
 }
 
 /** PrintResults: maps and slices as json.Marshal, the rest as fmt.Fprint; one space between. */
-function printResults(results: GoValue[]): string {
-  return results.map((value) => (Array.isArray(value) || isJsonMap(value) ? marshalGoJson(value) : evalToText(value))).join(' ');
+function printResults(results: GoValue[], out: BoundedText): void {
+  results.forEach((value, i) => {
+    if (i > 0) out.write(' ');
+    if (Array.isArray(value) || isJsonMap(value)) writeGoJson(value, out);
+    else out.write(evalToText(value));
+  });
 }
 
 /**
@@ -85,10 +111,17 @@ class Evaluator {
 
   private readonly nodes: JsonPathNode[];
   private readonly allowMissingKeys: boolean;
+  private readonly budgets: JsonPathBudget[];
 
-  constructor(nodes: JsonPathNode[], allowMissingKeys: boolean) {
+  constructor(nodes: JsonPathNode[], allowMissingKeys: boolean, budgets: JsonPathBudget[]) {
     this.nodes = nodes;
     this.allowMissingKeys = allowMissingKeys;
+    this.budgets = budgets;
+  }
+
+  /** Counts `count` values against every budget; throws JsonPathLimitError past one. */
+  private charge(count: number): void {
+    for (const budget of this.budgets) budget.take(count);
   }
 
   /** FindResults over nodes[start:], the slice client-go stores in parser.Root.Nodes. */
@@ -134,6 +167,7 @@ class Evaluator {
       case 'list':
         return this.evalList(values, node);
       case 'text':
+        this.charge(1);
         return { values: [node.text] };
       case 'field':
         return this.evalField(values, node.name);
@@ -142,12 +176,17 @@ class Evaluator {
       case 'filter':
         return this.evalFilter(values, node);
       case 'int':
+        this.charge(values.length);
         return { values: values.map(() => new GoInt(node.value)) };
       case 'float':
       case 'bool':
+        this.charge(values.length);
         return { values: values.map(() => node.value) };
-      case 'wildcard':
-        return { values: values.flatMap((value) => this.children(value)) };
+      case 'wildcard': {
+        const result: GoValue[] = [];
+        for (const value of values) for (const child of this.children(value)) result.push(child);
+        return { values: result };
+      }
       case 'recursive':
         return { values: this.evalRecursive(values) };
       case 'union':
@@ -191,6 +230,7 @@ class Evaluator {
       const entry = mapEntry(value, name);
       if (entry.found) results.push(entry.value);
     }
+    this.charge(results.length);
     if (results.length === 0 && !this.allowMissingKeys) return { values: results, error: `${name} is not found` };
     return { values: results };
   }
@@ -225,13 +265,16 @@ class Evaluator {
         return { values: input, error: `starting index ${p0!.value} is greater than ending index ${p1!.value}` };
       }
       // Within 0..length from here.
-      const slice = value.slice(Number(p0!.value), Number(p1!.value));
+      const start = Number(p0!.value);
+      const end = Number(p1!.value);
       let stride = 1;
       if (p2!.known) {
         if (p2!.value <= 0n) return { values: input, error: 'step must be > 0' };
-        stride = Number(p2!.value);
+        // a stride past the length takes only the first element; keep the number exact and small
+        stride = p2!.value > length ? value.length + 1 : Number(p2!.value);
       }
-      for (let i = 0; i < slice.length; i += stride) result.push(slice[i]);
+      this.charge(Math.ceil((end - start) / stride));
+      for (let i = start; i < end; i += stride) result.push(value[i]);
     }
     return { values: result };
   }
@@ -241,31 +284,55 @@ class Evaluator {
     for (const branch of branches) {
       const step = this.evalList(input, branch);
       if (step.error !== undefined) return { values: input, error: step.error };
-      result.push(...step.values);
+      this.charge(step.values.length);
+      for (const value of step.values) result.push(value);
     }
     return { values: result };
   }
 
-  /** What `*` and `..` iterate: map values, slice items, the bytes of a string. */
+  /** What `*` and `..` iterate: map values, slice items, the bytes of a string; each one is charged. */
   private children(value: GoValue): GoValue[] {
-    if (Array.isArray(value)) return value;
+    if (Array.isArray(value)) {
+      this.charge(value.length);
+      return value;
+    }
     if (isJsonMap(value)) {
+      this.charge(Object.keys(value).length);
       const keys = sortedMapKeys(value);
       if (keys.length > 1) this.expandedUnorderedMap = true;
       return keys.map((key) => value[key]);
     }
-    if (typeof value === 'string') return Array.from(new TextEncoder().encode(wellFormed(value)), (byte) => new GoByte(byte));
+    if (typeof value === 'string') {
+      // UTF-8 has at least one byte per UTF-16 unit: charge that before encoding, the rest after.
+      this.charge(value.length);
+      const bytes = new TextEncoder().encode(wellFormed(value));
+      this.charge(bytes.length - value.length);
+      return Array.from(bytes, (byte) => new GoByte(byte));
+    }
     return [];
   }
 
+  /**
+   * evalRecursive: every value that has children, followed by the same for its children, depth first
+   * (client-go's recursion, done with an explicit stack so deep data cannot exhaust the call stack and
+   * no level copies the results of the levels below it).
+   */
   private evalRecursive(input: GoValue[]): GoValue[] {
     const result: GoValue[] = [];
-    for (const value of input) {
+    const stack: Array<{ values: GoValue[]; next: number }> = [{ values: input, next: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.next >= top.values.length) {
+        stack.pop();
+        continue;
+      }
+      const value = top.values[top.next++];
       if (value === null) continue;
       const children = this.children(value);
       if (children.length !== 0) {
+        this.charge(1);
         result.push(value);
-        result.push(...this.evalRecursive(children));
+        stack.push({ values: children, next: 0 });
       }
     }
     return result;
@@ -275,9 +342,11 @@ class Evaluator {
     const results: GoValue[] = [];
     for (const value of input) {
       if (!Array.isArray(value)) {
-        return { values: input, error: `${sprintGoValue(value)} is not array or slice and cannot be filtered` };
+        const shown = sprintGoValue(value, MAX_JSONPATH_MESSAGE_VALUE_CHARS);
+        return { values: input, error: `${shown} is not array or slice and cannot be filtered` };
       }
       for (const item of value) {
+        this.charge(1);
         const temp = [item];
         const lefts = this.evalList(temp, node.left);
         if (node.operator === 'exists') {

@@ -86,43 +86,120 @@ export function marshalJsonString(text: string): string {
   return `${out}"`;
 }
 
+/** Text written piece by piece that refuses to grow past `limit` characters. */
+export class BoundedText {
+  private readonly parts: string[] = [];
+  private size = 0;
+  private readonly limit: number;
+  private readonly onFull: () => Error;
+
+  /** `onFull` makes the error thrown when a piece would pass the limit. */
+  constructor(limit: number, onFull: () => Error) {
+    this.limit = limit;
+    this.onFull = onFull;
+  }
+
+  get length(): number {
+    return this.size;
+  }
+
+  write(piece: string): void {
+    if (this.size + piece.length > this.limit) {
+      const room = this.limit - this.size;
+      if (room > 0) this.parts.push(piece.slice(0, room));
+      this.size = this.limit;
+      throw this.onFull();
+    }
+    this.parts.push(piece);
+    this.size += piece.length;
+  }
+
+  toString(): string {
+    return this.parts.join('');
+  }
+}
+
 /** json.Marshal of a value decoded into interface{}: compact, map keys sorted. */
 export function marshalGoJson(value: GoValue): string {
-  if (value === null || value === undefined || value === INVALID) return 'null';
-  if (value instanceof GoInt) return value.value.toString();
-  if (value instanceof GoByte) return String(value.value);
-  if (Array.isArray(value)) return `[${value.map((item) => marshalGoJson(item)).join(',')}]`;
+  const out = new BoundedText(Infinity, () => new Error('unreachable'));
+  writeGoJson(value, out);
+  return out.toString();
+}
+
+/** marshalGoJson into `out`, so a bounded writer stops a large value early. */
+export function writeGoJson(value: GoValue, out: BoundedText): void {
+  if (value === null || value === undefined || value === INVALID) return out.write('null');
+  if (value instanceof GoInt) return out.write(value.value.toString());
+  if (value instanceof GoByte) return out.write(String(value.value));
+  if (Array.isArray(value)) {
+    out.write('[');
+    value.forEach((item, i) => {
+      if (i > 0) out.write(',');
+      writeGoJson(item, out);
+    });
+    return out.write(']');
+  }
   if (isJsonMap(value)) {
-    const members = sortedMapKeys(value).map((key) => `${marshalJsonString(key)}:${marshalGoJson(value[key])}`);
-    return `{${members.join(',')}}`;
+    out.write('{');
+    sortedMapKeys(value).forEach((key, i) => {
+      out.write(i > 0 ? `,${marshalJsonString(key)}:` : `${marshalJsonString(key)}:`);
+      writeGoJson(value[key], out);
+    });
+    return out.write('}');
   }
   switch (typeof value) {
     case 'string':
-      return marshalJsonString(value);
+      return out.write(marshalJsonString(value));
     case 'number':
-      return formatJsonFloat(value);
+      return out.write(formatJsonFloat(value));
     case 'boolean':
-      return value ? 'true' : 'false';
+      return out.write(value ? 'true' : 'false');
     default:
       throw new Error(`json: unsupported type: ${typeof value}`);
   }
 }
 
-/** fmt's %v of an interface{} value (and of a reflect.Value holding one), as in error messages. */
-export function sprintGoValue(value: GoValue): string {
-  if (value === INVALID) return '<invalid reflect.Value>';
-  if (value === null || value === undefined) return '<nil>';
-  if (value instanceof GoInt) return value.value.toString();
-  if (value instanceof GoByte) return String(value.value);
-  if (Array.isArray(value)) return `[${value.map((item) => sprintGoValue(item)).join(' ')}]`;
-  if (isJsonMap(value)) {
-    return `map[${sortedMapKeys(value)
-      .map((key) => `${wellFormed(key)}:${sprintGoValue(value[key])}`)
-      .join(' ')}]`;
+class TextFull extends Error {}
+
+/**
+ * fmt's %v of an interface{} value (and of a reflect.Value holding one), as in error messages. With a
+ * `limit`, the text stops there and ends in "..." (client-go prints the whole value).
+ */
+export function sprintGoValue(value: GoValue, limit = Infinity): string {
+  const out = new BoundedText(limit, () => new TextFull());
+  try {
+    writeGoValue(value, out);
+  } catch (error) {
+    if (!(error instanceof TextFull)) throw error;
+    return `${out.toString()}...`;
   }
-  if (typeof value === 'number') return formatGoFloat(value);
-  if (typeof value === 'string') return wellFormed(value);
-  return String(value);
+  return out.toString();
+}
+
+function writeGoValue(value: GoValue, out: BoundedText): void {
+  if (value === INVALID) return out.write('<invalid reflect.Value>');
+  if (value === null || value === undefined) return out.write('<nil>');
+  if (value instanceof GoInt) return out.write(value.value.toString());
+  if (value instanceof GoByte) return out.write(String(value.value));
+  if (Array.isArray(value)) {
+    out.write('[');
+    value.forEach((item, i) => {
+      if (i > 0) out.write(' ');
+      writeGoValue(item, out);
+    });
+    return out.write(']');
+  }
+  if (isJsonMap(value)) {
+    out.write('map[');
+    sortedMapKeys(value).forEach((key, i) => {
+      out.write(i > 0 ? ` ${wellFormed(key)}:` : `${wellFormed(key)}:`);
+      writeGoValue(value[key], out);
+    });
+    return out.write(']');
+  }
+  if (typeof value === 'number') return out.write(formatGoFloat(value));
+  if (typeof value === 'string') return out.write(wellFormed(value));
+  return out.write(String(value));
 }
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;

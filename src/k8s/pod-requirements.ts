@@ -8,14 +8,31 @@
 // Both total resources the way Karmada's scheduler stores them: cpu as int64 milli-units (MilliValue,
 // rounded up), every other resource as int64 units (Value, rounded up), and print them with
 // NewMilliQuantity(DecimalSI) for cpu and NewQuantity(BinarySI) for memory/ephemeral-storage/hugepages,
-// NewQuantity(DecimalSI) otherwise. BigInt stands in for int64 (Go would wrap on overflow; we do not).
+// NewQuantity(DecimalSI) otherwise. karmadaPodRequirements keeps Go's int64 arithmetic exactly (a value
+// too large for int64 becomes what Go's ScaledValue yields, sums wrap), so its output stays small;
+// podTemplateRequirements sums exactly in BigInt, bounded by the quantity limits of quantity.ts.
 
 import { InterpreterError, type KObject, type NodeClaim, type ReplicaRequirements } from '../interpreter/types.ts';
-import { Quantity, QuantityParseError } from './quantity.ts';
+import { Quantity, QuantityParseError, quoteForMessage } from './quantity.ts';
 import { copyJson } from '../interpreter/copy.ts';
 import { isHugePageResourceName, isScalarResourceName } from './resource-names.ts';
 
 type Totals = Map<string, bigint>;
+
+/** How totals are taken from quantities and added: Go's int64 (Karmada) or exact. */
+interface Arithmetic {
+  scaled(quantity: Quantity, scale: number): bigint;
+  add(a: bigint, b: bigint): bigint;
+}
+/** util.Resource: int64 fields filled from Quantity.MilliValue/Value, `+=` wrapping on overflow. */
+const GO_INT64: Arithmetic = {
+  scaled: (quantity, scale) => quantity.scaledValueInt64(scale),
+  add: (a, b) => BigInt.asIntN(64, a + b),
+};
+const EXACT: Arithmetic = {
+  scaled: (quantity, scale) => quantity.scaledValueBigInt(scale),
+  add: (a, b) => a + b,
+};
 
 const CPU = 'cpu';
 const MEMORY = 'memory';
@@ -36,7 +53,7 @@ function isTracked(name: string): boolean {
 }
 
 /** util.Resource.Add's view of one ResourceList: tracked names only, in scheduler units. */
-function toTotals(list: unknown, path: string): Totals {
+function toTotals(list: unknown, path: string, arithmetic: Arithmetic): Totals {
   const totals: Totals = new Map();
   if (!isObject(list)) return totals;
   for (const [name, raw] of Object.entries(list)) {
@@ -47,15 +64,20 @@ function toTotals(list: unknown, path: string): Totals {
       quantity = Quantity.parse(raw);
     } catch (err) {
       if (!(err instanceof QuantityParseError)) throw err;
-      throw new InterpreterError(400, `${path}.${name}: ${err.message}`);
+      throw new InterpreterError(400, `${path}.${quoteResourceName(name)}: ${err.message}`);
     }
-    totals.set(name, quantity.scaledValueBigInt(name === CPU ? -3 : 0));
+    totals.set(name, arithmetic.scaled(quantity, name === CPU ? -3 : 0));
   }
   return totals;
 }
 
-function addInto(target: Totals, source: Totals): Totals {
-  for (const [name, value] of source) target.set(name, (target.get(name) ?? 0n) + value);
+/** A resource name in an error message: as it is when short, else quoted and cut. */
+function quoteResourceName(name: string): string {
+  return name.length <= 64 ? name : quoteForMessage(name);
+}
+
+function addInto(target: Totals, source: Totals, arithmetic: Arithmetic): Totals {
+  for (const [name, value] of source) target.set(name, arithmetic.add(target.get(name) ?? 0n, value));
   return target;
 }
 
@@ -83,8 +105,25 @@ function toResourceList(totals: Totals): Record<string, string> | undefined {
   return Object.keys(result).length > 0 ? result : undefined;
 }
 
+/**
+ * Totals already taken from a pod-level `resources` object. One request can hand the same object to
+ * many pod templates (an Argo Workflow's spec.podResources reaches every template); reading it once
+ * keeps the work linear in the request. Request objects are not modified while they are read, and the
+ * totals kept here are only ever read by the callers below.
+ */
+const podLevelTotals = new WeakMap<object, Totals>();
+
+/** The pod-level requests (spec.resources), exact arithmetic, read once per object. */
+function podLevelRequests(resources: Record<string, any>): Totals {
+  const known = podLevelTotals.get(resources);
+  if (known) return known;
+  const totals = containerRequests({ resources }, 'spec', EXACT);
+  podLevelTotals.set(resources, totals);
+  return totals;
+}
+
 /** Kubernetes defaulting (SetDefaults_Pod, mirrored by AddPodTemplateRequest): a limit stands in for a missing request. */
-function containerRequests(container: unknown, path: string): Totals {
+function containerRequests(container: unknown, path: string, arithmetic: Arithmetic): Totals {
   if (!isObject(container) || !isObject(container.resources)) return new Map();
   const { requests, limits } = container.resources;
   const merged: Record<string, unknown> = {};
@@ -92,7 +131,7 @@ function containerRequests(container: unknown, path: string): Totals {
   if (isObject(requests)) {
     for (const [name, value] of Object.entries(requests)) if (value !== null && value !== undefined) merged[name] = value;
   }
-  return toTotals(merged, `${path}.resources`);
+  return toTotals(merged, `${path}.resources`, arithmetic);
 }
 
 function podSpecOf(podTemplateSpec: KObject | undefined): Record<string, any> {
@@ -131,9 +170,10 @@ function nodeClaimOf(spec: Record<string, any>): NodeClaim | undefined {
 export function karmadaPodRequirements(podTemplateSpec: KObject | undefined): ReplicaRequirements | undefined {
   const spec = podSpecOf(podTemplateSpec);
   const totals: Totals = new Map();
-  asArray(spec.containers).forEach((c, i) => addInto(totals, containerRequests(c, `spec.containers[${i}]`)));
-  asArray(spec.initContainers).forEach((c, i) => maxInto(totals, containerRequests(c, `spec.initContainers[${i}]`)));
-  if (isObject(spec.overhead)) addInto(totals, toTotals(spec.overhead, 'spec.overhead'));
+  const go = GO_INT64;
+  asArray(spec.containers).forEach((c, i) => addInto(totals, containerRequests(c, `spec.containers[${i}]`, go), go));
+  asArray(spec.initContainers).forEach((c, i) => maxInto(totals, containerRequests(c, `spec.initContainers[${i}]`, go)));
+  if (isObject(spec.overhead)) addInto(totals, toTotals(spec.overhead, 'spec.overhead', go), go);
 
   const nodeClaim = karmadaNodeClaim(spec);
   const resourceRequest = toResourceList(totals);
@@ -159,28 +199,29 @@ function isPodLevelResource(name: string): boolean {
  * - spec.overhead is added last.
  */
 function podEffectiveRequests(spec: Record<string, any>): Totals {
+  const exact = EXACT;
   const steady: Totals = new Map();
-  asArray(spec.containers).forEach((c, i) => addInto(steady, containerRequests(c, `spec.containers[${i}]`)));
+  asArray(spec.containers).forEach((c, i) => addInto(steady, containerRequests(c, `spec.containers[${i}]`, exact), exact));
 
   const sidecars: Totals = new Map();
   const initPeak: Totals = new Map();
   asArray(spec.initContainers).forEach((c, i) => {
-    const request = containerRequests(c, `spec.initContainers[${i}]`);
+    const request = containerRequests(c, `spec.initContainers[${i}]`, exact);
     if (isObject(c) && c.restartPolicy === 'Always') {
-      addInto(steady, request);
-      addInto(sidecars, request);
+      addInto(steady, request, exact);
+      addInto(sidecars, request, exact);
       maxInto(initPeak, sidecars);
     } else {
-      maxInto(initPeak, addInto(new Map(sidecars), request));
+      maxInto(initPeak, addInto(new Map(sidecars), request, exact));
     }
   });
   maxInto(steady, initPeak);
 
   if (isObject(spec.resources)) {
-    const podLevel = containerRequests({ resources: spec.resources }, 'spec');
+    const podLevel = podLevelRequests(spec.resources);
     for (const [name, value] of podLevel) if (isPodLevelResource(name)) steady.set(name, value);
   }
-  if (isObject(spec.overhead)) addInto(steady, toTotals(spec.overhead, 'spec.overhead'));
+  if (isObject(spec.overhead)) addInto(steady, toTotals(spec.overhead, 'spec.overhead', exact), exact);
   return steady;
 }
 

@@ -17,13 +17,24 @@ export type QuantityFormat = 'DecimalExponent' | 'BinarySI' | 'DecimalSI';
 const INT64_MAX = (1n << 63n) - 1n;
 const INT64_MIN = -(1n << 63n);
 const NANO = -9;
-/** Digits the int64 fast path of ParseQuantity accepts (maxInt64Factors in released apimachinery). */
+/** Digits the int64 fast path of ParseQuantity accepts (maxInt64Factors, apimachinery math.go). */
 const MAX_INT64_FACTORS = 18;
+
 /**
- * Deliberate limit (Go has none): a parsed exponent beyond this makes Go build 10^exponent and stall;
- * we reject it so a hostile manifest cannot pin the server. No real resource comes close.
+ * Deliberate limit (apimachinery has none): the most digits a quantity's number may have, integer and
+ * fraction together, leading zeros of the integer part not counted. Go accepts any length; together with
+ * MAX_QUANTITY_EXPONENT it bounds every exact value this module builds to about 2,000 digits, so no
+ * request can make quantity arithmetic slow. Int64 values at nano precision need at most 28.
  */
-const MAX_EXPONENT = 100_000;
+export const MAX_QUANTITY_DIGITS = 1000;
+/**
+ * Deliberate limit (apimachinery narrows the exponent to int32 and nothing more): the largest decimal
+ * exponent, either sign, after that narrowing. Go builds 10^exponent for any sum, comparison or inf.Dec
+ * value and stalls on large ones; a float64 ends at 1e308, a resource in practice far below.
+ */
+export const MAX_QUANTITY_EXPONENT = 1000;
+/** Characters of a rejected input quoted back in an error message. */
+const MESSAGE_QUOTE_LIMIT = 64;
 
 const DECIMAL_SI_SUFFIX: ReadonlyMap<number, string> = new Map([
   [-9, 'n'], [-6, 'u'], [-3, 'm'], [0, ''], [3, 'k'], [6, 'M'], [9, 'G'], [12, 'T'], [15, 'P'], [18, 'E'],
@@ -38,8 +49,13 @@ function fitsInt64(v: bigint): boolean {
   return v >= INT64_MIN && v <= INT64_MAX;
 }
 
+/** Powers of ten up to the largest any bounded value needs, built once each. */
+const POW10_CACHE: bigint[] = [1n];
 function pow10(n: number): bigint {
-  return 10n ** BigInt(n);
+  if (n >= POW10_CACHE.length && n <= 2 * (MAX_QUANTITY_DIGITS + MAX_QUANTITY_EXPONENT) + 32) {
+    for (let i = POW10_CACHE.length; i <= n; i++) POW10_CACHE.push(POW10_CACHE[i - 1] * 10n);
+  }
+  return POW10_CACHE[n] ?? 10n ** BigInt(n);
 }
 
 function absBig(v: bigint): bigint {
@@ -126,6 +142,10 @@ function interpretSuffix(suffix: string): [10 | 2, number, QuantityFormat] | und
   if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E')) {
     const digits = suffix.slice(1);
     if (!/^[+-]?[0-9]+$/.test(digits)) return undefined;
+    // strconv.ParseInt(digits, 10, 64): more than 19 significant digits is a range error for certain,
+    // so a long run of digits is refused without converting it.
+    const significant = digits.replace(/^[+-]?0*/, '');
+    if (significant.length > 19) return undefined;
     const parsed = BigInt(digits);
     if (!fitsInt64(parsed)) return undefined; // strconv.ParseInt range error
     // Go narrows with int32(parsed): wraps, it does not fail.
@@ -137,9 +157,24 @@ function interpretSuffix(suffix: string): [10 | 2, number, QuantityFormat] | und
 /** Errors thrown for strings Kubernetes would refuse (ErrFormatWrong / ErrSuffix / ErrNumeric). */
 export class QuantityParseError extends Error {
   constructor(input: unknown, reason: string) {
-    super(`invalid quantity ${JSON.stringify(input)}: ${reason}`);
+    super(`invalid quantity ${quoteForMessage(input)}: ${reason}`);
     this.name = 'QuantityParseError';
   }
+}
+
+/** A request value quoted in an error message: JSON, cut to a few dozen characters. */
+export function quoteForMessage(value: unknown): string {
+  if (typeof value !== 'string') {
+    let json: string;
+    try {
+      json = JSON.stringify(value) ?? String(value);
+    } catch {
+      json = String(value);
+    }
+    return json.length <= MESSAGE_QUOTE_LIMIT ? json : `${json.slice(0, MESSAGE_QUOTE_LIMIT)}... (${json.length} characters)`;
+  }
+  if (value.length <= MESSAGE_QUOTE_LIMIT) return JSON.stringify(value);
+  return `${JSON.stringify(value.slice(0, MESSAGE_QUOTE_LIMIT))}... (${value.length} characters)`;
 }
 
 /** A JSON number as Go's decoder would hand its text to ParseQuantity (best effort: JS lost the text). */
@@ -191,7 +226,8 @@ export class Quantity {
   /**
    * Parses a quantity as Kubernetes decodes one from JSON (Quantity.UnmarshalJSON: surrounding
    * whitespace trimmed, then ParseQuantity). A JSON number is accepted as its JS text.
-   * Throws QuantityParseError for anything the API server would reject.
+   * Throws QuantityParseError for anything the API server would reject, and for a number beyond
+   * MAX_QUANTITY_DIGITS or MAX_QUANTITY_EXPONENT (Go has no such limit).
    */
   static parse(v: string | number): Quantity {
     if (typeof v === 'number') return Quantity.parseString(numberText(v));
@@ -225,10 +261,15 @@ export class Quantity {
     if (!scanned) throw new QuantityParseError(str, 'does not match ^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$');
     const { positive, num, denom } = scanned;
     const interpreted = interpretSuffix(scanned.suffix);
-    if (!interpreted) throw new QuantityParseError(str, `unknown suffix "${scanned.suffix}"`);
+    if (!interpreted) throw new QuantityParseError(str, `unknown suffix ${quoteForMessage(scanned.suffix)}`);
     const [base, exponent] = interpreted;
     let format = interpreted[2];
-    if (Math.abs(exponent) > MAX_EXPONENT) throw new QuantityParseError(str, 'exponent out of range');
+    if (Math.abs(exponent) > MAX_QUANTITY_EXPONENT) {
+      throw new QuantityParseError(str, `exponent ${exponent} is beyond ±${MAX_QUANTITY_EXPONENT} (a limit of this server)`);
+    }
+    if (num.length + denom.length > MAX_QUANTITY_DIGITS) {
+      throw new QuantityParseError(str, `more than ${MAX_QUANTITY_DIGITS} digits (a limit of this server)`);
+    }
 
     // Fast path: the value fits int64 at a scale >= nano (int64Amount in Go).
     let precision: number;
@@ -347,6 +388,45 @@ export class Quantity {
     return divideRoundUp(this.unscaled, scale - this.exponent).value;
   }
 
+  /**
+   * Quantity.ScaledValue exactly as Go computes it, as an int64 held in a BigInt: ceil(value / 10^scale)
+   * where that fits, and where it does not, what Go's int64 code yields (0 from the int64Amount path,
+   * wrapped low 64 bits from the inf.Dec path, scale_int.go scaledValue). Karmada's util.Resource
+   * sums these, so this is what it stores for a quantity too large for int64.
+   */
+  scaledValueInt64(scale: number): bigint {
+    const int64 = (v: bigint) => BigInt.asIntN(64, v);
+    if (!this.big) {
+      // int64Amount.AsScaledInt64
+      if (this.exponent < scale) return divideRoundUp(this.unscaled, scale - this.exponent).value;
+      const shift = this.exponent - scale;
+      if (this.unscaled === 0n || shift === 0) return this.unscaled;
+      if (shift > MAX_INT64_FACTORS) return 0n; // positiveScaleInt64 overflows: (0, false)
+      const product = this.unscaled * pow10(shift);
+      return fitsInt64(product) ? product : 0n;
+    }
+    // inf.Dec holds (unscaled, infScale = -exponent); ScaledValue asks for infScale -scale.
+    const dif = scale - this.exponent;
+    if (dif === 0) return int64(this.unscaled); // big.Int.Int64: the low 64 bits
+    if (dif < 0) {
+      // unscaled.Int64() * int64(math.Pow10(-dif)); past 10^18 the float does not fit int64 and amd64
+      // converts it to MinInt64.
+      const factor = -dif <= MAX_INT64_FACTORS ? pow10(-dif) : INT64_MIN;
+      return int64(int64(this.unscaled) * factor);
+    }
+    if (this.unscaled < INT64_MAX && dif < 19) {
+      // int64 division truncates toward zero, then +1 on any remainder (so -1.5 gives 0 here, not -2)
+      const value = int64(this.unscaled);
+      const divisor = pow10(dif);
+      const quotient = value / divisor;
+      return value % divisor !== 0n ? int64(quotient + 1n) : quotient;
+    }
+    // big.Int.DivMod of a positive value (unscaled >= MaxInt64 here)
+    const divisor = pow10(dif);
+    const quotient = this.unscaled / divisor;
+    return this.unscaled % divisor !== 0n ? int64(int64(quotient) + 1n) : int64(quotient);
+  }
+
   /** Quantity.Value: the value rounded away from zero to an integer (a JS number; exact below 2^53). */
   value(): number {
     return Number(this.scaledValueBigInt(0));
@@ -386,36 +466,29 @@ export class Quantity {
     }
 
     if (format === 'BinarySI') {
-      // AsCanonicalBase1024Bytes: move factors of 1024 into the suffix.
-      let amount = integer;
-      let times = 0;
-      while (absBig(amount) >= 1024n && amount % 1024n === 0n) {
-        amount /= 1024n;
-        times++;
-      }
+      // AsCanonicalBase1024Bytes: move factors of 1024 into the suffix, found from the trailing zero
+      // bits in one pass rather than by repeated division.
+      const magnitude = absBig(integer);
+      const trailingZeroBits = (magnitude & -magnitude).toString(2).length - 1;
       // Deliberate: past Ei Go finds no suffix and prints the bare mantissa (a wrong value); we stay at Ei.
-      while (times >= BINARY_SI_SUFFIXES.length) {
-        amount *= 1024n;
-        times--;
-      }
-      return amount.toString() + BINARY_SI_SUFFIXES[times];
+      const times = Math.min(Math.floor(trailingZeroBits / 10), BINARY_SI_SUFFIXES.length - 1);
+      const amount = magnitude >> BigInt(10 * times);
+      return (integer < 0n ? '-' : '') + amount.toString() + BINARY_SI_SUFFIXES[times];
     }
 
-    // AsCanonicalBytes: strip factors of ten, then lower the exponent to a multiple of three.
-    let mantissa = this.unscaled;
-    let exp = this.exponent;
-    while (absBig(mantissa) >= 10n && mantissa % 10n === 0n) {
-      mantissa /= 10n;
-      exp++;
-    }
-    while (exp % 3 !== 0) {
-      mantissa *= 10n;
-      exp--;
-    }
+    // AsCanonicalBytes: strip factors of ten, then lower the exponent to a multiple of three. Done on
+    // the decimal digits (one conversion) so the cost stays linear in the number's length.
+    const digits = absBig(this.unscaled).toString();
+    let end = digits.length;
+    while (end > 1 && digits.charCodeAt(end - 1) === 48 /* '0' */) end--;
+    let exp = this.exponent + (digits.length - end);
+    const padding = ((exp % 3) + 3) % 3;
+    exp -= padding;
+    const mantissa = (this.unscaled < 0n ? '-' : '') + digits.slice(0, end) + '0'.repeat(padding);
     const siSuffix = format === 'DecimalSI' ? DECIMAL_SI_SUFFIX.get(exp) : undefined;
     // DecimalSI stops at E (10^18); beyond it Go (since the "1000E" fix) falls back to an exponent.
     const suffix = siSuffix ?? (exp === 0 ? '' : `e${exp}`);
-    return mantissa.toString() + suffix;
+    return mantissa + suffix;
   }
 
   /** JSON.stringify prints the canonical string, as Go's MarshalJSON does. */

@@ -1,6 +1,7 @@
 // corev1.ResourceList helpers over canonical quantity strings, with exact Quantity arithmetic.
 
-import { Quantity } from './quantity.ts';
+import { InterpreterError } from '../interpreter/types.ts';
+import { Quantity, QuantityParseError, quoteForMessage } from './quantity.ts';
 
 /** corev1.ResourceList as JSON: resource name -> quantity string ("100m", "1Gi"). */
 export type ResourceList = Record<string, string>;
@@ -8,11 +9,13 @@ export type ResourceList = Record<string, string>;
 /** A ResourceList as it may arrive in a manifest (JSON numbers are valid quantities too). */
 export type ResourceListInput = Record<string, string | number | null | undefined>;
 
+/** A quantity of the request; one Kubernetes would refuse answers 400 (a message Karmada logs). */
 function parseEntry(name: string, value: string | number): Quantity {
   try {
     return Quantity.parse(value);
   } catch (err) {
-    throw new Error(`resource ${JSON.stringify(name)}: ${(err as Error).message}`, { cause: err });
+    if (!(err instanceof QuantityParseError)) throw err;
+    throw new InterpreterError(400, `resource ${quoteForMessage(name)}: ${err.message}`);
   }
 }
 
@@ -38,7 +41,7 @@ function combine(
 
 /**
  * Per-resource sum (Kubernetes' addResourceList): names in either list; the sum keeps the format of
- * `a`'s quantity (Quantity.Add). Values are re-printed canonically. Throws on an invalid quantity.
+ * `a`'s quantity (Quantity.Add). Values are re-printed canonically. Throws InterpreterError(400) on an invalid quantity.
  */
 export function addResourceLists(a: ResourceListInput | undefined, b: ResourceListInput | undefined): ResourceList {
   return combine(a, b, (x, y) => x.add(y));

@@ -1,10 +1,13 @@
 // metav1.LabelSelector validation and matching (apimachinery metav1.LabelSelectorAsSelector semantics).
 
 import type { LabelSelector } from '../interpreter/types.ts';
+import { quoteForMessage } from './quantity.ts';
 import { isQualifiedName } from './resource-names.ts';
 
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
+/** Problems reported for one selector; values are quoted cut short, so a message stays small. */
+export const MAX_SELECTOR_ERRORS = 10;
 
 function isObject(v: unknown): v is Record<string, any> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -15,19 +18,24 @@ export function isValidLabelValue(value: string): boolean {
   return value.length <= 63 && LABEL_VALUE.test(value);
 }
 
-/** Problems LabelSelectorAsSelector would report for `selector` (empty when it converts cleanly). */
+/**
+ * Problems LabelSelectorAsSelector would report for `selector` (empty when it converts cleanly); at
+ * most MAX_SELECTOR_ERRORS of them (Go stops at the first).
+ */
 export function labelSelectorErrors(selector: unknown): string[] {
   if (selector === undefined || selector === null) return [];
   if (!isObject(selector)) return ['selector must be an object'];
   const errors: string[] = [];
+  const full = () => errors.length >= MAX_SELECTOR_ERRORS;
   const { matchLabels, matchExpressions } = selector;
   if (matchLabels !== undefined && matchLabels !== null) {
     if (!isObject(matchLabels)) errors.push('matchLabels must be an object');
     else {
       for (const [key, value] of Object.entries(matchLabels)) {
-        if (!isQualifiedName(key)) errors.push(`matchLabels: invalid label key ${JSON.stringify(key)}`);
+        if (full()) break;
+        if (!isQualifiedName(key)) errors.push(`matchLabels: invalid label key ${quoteForMessage(key)}`);
         if (typeof value !== 'string' || !isValidLabelValue(value)) {
-          errors.push(`matchLabels: invalid value ${JSON.stringify(value)} for key ${JSON.stringify(key)}`);
+          errors.push(`matchLabels: invalid value ${quoteForMessage(value)} for key ${quoteForMessage(key)}`);
         }
       }
     }
@@ -35,12 +43,16 @@ export function labelSelectorErrors(selector: unknown): string[] {
   if (matchExpressions !== undefined && matchExpressions !== null) {
     if (!Array.isArray(matchExpressions)) errors.push('matchExpressions must be a list');
     else {
-      matchExpressions.forEach((expr, i) => {
+      for (let i = 0; i < matchExpressions.length && !full(); i++) {
+        const expr = matchExpressions[i];
         const where = `matchExpressions[${i}]`;
-        if (!isObject(expr)) return void errors.push(`${where} must be an object`);
+        if (!isObject(expr)) {
+          errors.push(`${where} must be an object`);
+          continue;
+        }
         const values: unknown[] = Array.isArray(expr.values) ? expr.values : [];
-        if (typeof expr.key !== 'string' || !isQualifiedName(expr.key)) errors.push(`${where}: invalid key ${JSON.stringify(expr.key)}`);
-        if (!OPERATORS.has(expr.operator)) errors.push(`${where}: ${JSON.stringify(expr.operator)} is not a valid label selector operator`);
+        if (typeof expr.key !== 'string' || !isQualifiedName(expr.key)) errors.push(`${where}: invalid key ${quoteForMessage(expr.key)}`);
+        if (!OPERATORS.has(expr.operator)) errors.push(`${where}: ${quoteForMessage(expr.operator)} is not a valid label selector operator`);
         if ((expr.operator === 'In' || expr.operator === 'NotIn') && values.length === 0) {
           errors.push(`${where}: values must be non-empty for ${expr.operator}`);
         }
@@ -48,12 +60,13 @@ export function labelSelectorErrors(selector: unknown): string[] {
           errors.push(`${where}: values must be empty for ${expr.operator}`);
         }
         for (const value of values) {
-          if (typeof value !== 'string' || !isValidLabelValue(value)) errors.push(`${where}: invalid value ${JSON.stringify(value)}`);
+          if (full()) break;
+          if (typeof value !== 'string' || !isValidLabelValue(value)) errors.push(`${where}: invalid value ${quoteForMessage(value)}`);
         }
-      });
+      }
     }
   }
-  return errors;
+  return errors.slice(0, MAX_SELECTOR_ERRORS);
 }
 
 /**

@@ -34,7 +34,9 @@ function checkQuantity(L: any, arg: number, fn: string): Quantity {
       try {
         return Quantity.parseStrict(text);
       } catch (err) {
-        return raise(L, `cannot parse '${text}': ${(err as Error).message}`);
+        // MustParse's panic text, with the echoed input cut short (the error quotes it again, cut too).
+        const shown = text.length <= 64 ? text : `${text.slice(0, 64)}...`;
+        return raise(L, `cannot parse '${shown}': ${(err as Error).message}`);
       }
     }
     default:

@@ -4,8 +4,23 @@
 
 import type { StatePreservationRule } from '../interpreter/types.ts';
 import { quoteGo } from '../jsonpath/goformat.ts';
-import { compileJsonPath, evaluateJsonPath, JsonPathExecError, JsonPathParseError, type CompiledTemplate } from '../jsonpath/index.ts';
+import {
+  compileJsonPath,
+  evaluateJsonPath,
+  JsonPathBudget,
+  JsonPathExecError,
+  JsonPathLimitError,
+  JsonPathParseError,
+  MAX_JSONPATH_VALUES,
+  type CompiledTemplate,
+} from '../jsonpath/index.ts';
 import { labelValueErrors, qualifiedNameErrors } from './labels.ts';
+
+/**
+ * Values all rules of one evaluation may produce together (each rule also stays within
+ * MAX_JSONPATH_VALUES), so many expensive rules cannot add up to unbounded work.
+ */
+export const MAX_PRESERVATION_VALUES = 2 * MAX_JSONPATH_VALUES;
 
 export interface RuleMessage {
   aliasLabelName: string;
@@ -41,6 +56,7 @@ export function evaluatePreservation(
   const warnings: RuleMessage[] = [];
 
   const status = asKarmadaSeesIt(reflectedStatus, opts.clusterName ?? 'unknown');
+  const sharedBudget = new JsonPathBudget(MAX_PRESERVATION_VALUES);
   const seenAliases = new Set<string>();
   for (const { aliasLabelName, jsonPath } of rules) {
     const warn = (message: string) => warnings.push({ aliasLabelName, message });
@@ -48,7 +64,7 @@ export function evaluatePreservation(
 
     const nameProblems = qualifiedNameErrors(aliasLabelName);
     if (nameProblems.length > 0) {
-      warn(`aliasLabelName ${JSON.stringify(aliasLabelName)} is not a valid label name (${nameProblems.join('; ')}); Karmada rejects the policy`);
+      warn(`aliasLabelName ${JSON.stringify(abbreviate(aliasLabelName))} is not a valid label name (${nameProblems.join('; ')}); Karmada rejects the policy`);
     }
     if (seenAliases.has(aliasLabelName)) warn(`aliasLabelName is used by more than one rule; Karmada keeps the value of the last one`);
     seenAliases.add(aliasLabelName);
@@ -67,11 +83,12 @@ export function evaluatePreservation(
       continue;
     }
     if (compiled.root.nodes.every((node) => node.type === 'text')) {
-      warn(`jsonPath ${JSON.stringify(jsonPath)} has no {…} expression, so the value is that literal text; did you mean "{${jsonPath}}"?`);
+      const shown = abbreviate(jsonPath);
+      warn(`jsonPath ${JSON.stringify(shown)} has no {…} expression, so the value is that literal text; did you mean "{${shown}}"?`);
     }
     let value: string;
     try {
-      const evaluation = evaluateJsonPath(compiled, status.value);
+      const evaluation = evaluateJsonPath(compiled, status.value, { sharedBudget });
       value = evaluation.text;
       if (evaluation.mapOrderDependent) {
         warn('the value lists several map entries; Go iterates maps in random order, so Karmada may produce them in a different order');
@@ -79,6 +96,8 @@ export function evaluatePreservation(
     } catch (error) {
       if (!(error instanceof JsonPathExecError)) throw error;
       fail(`failed to execute jsonpath ${quoteGo(jsonPath)}: ${error.message}`);
+      // Past a cap of this server the rule fails the way a missing key does; Karmada has no such cap.
+      if (error instanceof JsonPathLimitError) continue;
       if (error.mapOrderDependent) {
         warn('the template walks a map with several entries; Go iterates maps in random order, so Karmada may fail on another entry, or not at all');
       }

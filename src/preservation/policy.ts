@@ -20,9 +20,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Rules one request may hold (Karmada sets no maximum; a policy has a handful). With the per-rule
+ * JSONPath caps this bounds the size of an answer.
+ */
+export const MAX_PRESERVATION_RULES = 100;
+
+/** A name from the input quoted in a message, cut to a readable length. */
+function shortName(value: string): string {
+  return value.length > 80 ? `${value.slice(0, 77)}...` : value;
+}
+
 /** Checks the StatePreservationRule shape (both fields are required strings in the CRD). */
 export function validateRules(value: unknown, where: string): StatePreservationRule[] {
   if (!Array.isArray(value)) throw new PreservationInputError(`${where}: expected a list of rules`);
+  if (value.length > MAX_PRESERVATION_RULES) {
+    throw new PreservationInputError(`${where}: ${value.length} rules, more than ${MAX_PRESERVATION_RULES} (a limit of this server)`);
+  }
   const problems: string[] = [];
   const rules: StatePreservationRule[] = [];
   value.forEach((rule, index) => {
@@ -43,9 +57,11 @@ export function validateRules(value: unknown, where: string): StatePreservationR
 }
 
 function rulesOfPolicy(policy: Record<string, unknown>): StatePreservationRule[] {
-  const name = isRecord(policy.metadata) && typeof policy.metadata.name === 'string' ? policy.metadata.name : '(unnamed)';
+  const name = isRecord(policy.metadata) && typeof policy.metadata.name === 'string' ? shortName(policy.metadata.name) : '(unnamed)';
   if (policy.apiVersion !== POLICY_API_VERSION) {
-    throw new PreservationInputError(`${policy.kind} ${name}: apiVersion must be ${POLICY_API_VERSION}, got ${String(policy.apiVersion)}`);
+    throw new PreservationInputError(
+      `${policy.kind} ${name}: apiVersion must be ${POLICY_API_VERSION}, got ${shortName(String(policy.apiVersion))}`,
+    );
   }
   const failover = isRecord(policy.spec) && isRecord(policy.spec.failover) ? policy.spec.failover : undefined;
   const rules: StatePreservationRule[] = [];
@@ -83,10 +99,14 @@ export function rulesFromPolicy(doc: unknown): StatePreservationRule[] {
   } else if (isRecord(doc) && doc.kind === undefined && 'rules' in doc) {
     rules = validateRules(doc.rules, 'rules');
   } else {
-    const got = isRecord(doc) ? (typeof doc.kind === 'string' ? `kind ${doc.kind}` : 'an object without kind or rules') : typeof doc;
+    const got = isRecord(doc) ? (typeof doc.kind === 'string' ? `kind ${shortName(doc.kind)}` : 'an object without kind or rules') : typeof doc;
     throw new PreservationInputError(
       `expected a PropagationPolicy or ClusterPropagationPolicy (${POLICY_API_VERSION}), a list of rules, or {"rules": [...]}; got ${got}`,
     );
+  }
+  // A List can hold many policies: the limit applies to the rules together.
+  if (rules.length > MAX_PRESERVATION_RULES) {
+    throw new PreservationInputError(`${rules.length} rules, more than ${MAX_PRESERVATION_RULES} (a limit of this server)`);
   }
   const seen = new Set<string>();
   return rules.filter((rule) => {

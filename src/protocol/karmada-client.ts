@@ -35,6 +35,8 @@ export interface ClientOptions {
   /** TLS server name to verify (Karmada uses <svc>.<ns>.svc for service references). */
   servername?: string;
   timeoutSeconds?: number;
+  /** Sent with every request besides Karmada's own headers (e.g. `replay --url`'s replay marker). */
+  headers?: Record<string, string>;
 }
 
 export class WebhookClient {
@@ -59,7 +61,12 @@ export class WebhookClient {
         {
           method: 'POST',
           agent: this.agent,
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'User-Agent': 'kube-apiserver-admission' },
+          headers: {
+            ...this.options.headers,
+            'Content-Type': 'application/json',
+            Accept: 'application/json, */*',
+            'User-Agent': 'kube-apiserver-admission',
+          },
           timeout: (this.options.timeoutSeconds ?? 30) * 1000,
         },
         (res) => {

@@ -4,6 +4,18 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InterpreterContext, InterpreterRequest } from '../protocol/wire.ts';
 
+/**
+ * The header `replay --url` sends with every request (value "true"). A server that records skips such
+ * requests: replaying recordings against a recording server must not record them again.
+ */
+export const REPLAY_HEADER = 'x-karmada-interpreter-replay';
+
+/** Whether request headers (Node's lower-cased IncomingHttpHeaders) mark a replayed request. */
+export function isReplayedRequest(headers: Record<string, string | string[] | undefined>): boolean {
+  const value = headers[REPLAY_HEADER];
+  return value !== undefined && value !== '' && value !== 'false';
+}
+
 export interface RecordedExchange {
   request: InterpreterContext;
   /** null in a fixture that has not been recorded yet (`npm run fixtures:update` fills it). */
@@ -53,6 +65,24 @@ export function recordingPath(request: InterpreterRequest, time: Date): string {
     safeSegment(request.operation),
     `${compactTime(time)}-${safeSegment(request.uid, 64)}.json`,
   );
+}
+
+const SAFE_SEGMENT = /^[A-Za-z0-9._-]+$/;
+const RECORDING_FILE_NAME = /^\d{8}T\d{6}\.\d{3}Z-[A-Za-z0-9._-]{1,64}(-\d{1,3})?\.json$/;
+
+/** A folder name recordingPath gives a kind: `<group>_<version>_<Kind>` reduced by safeSegment. */
+export function isRecordingKindFolder(name: string): boolean {
+  return name.length <= 200 && SAFE_SEGMENT.test(name) && !name.startsWith('.');
+}
+
+/** A folder name recordingPath gives an operation. */
+export function isRecordingOperationFolder(name: string): boolean {
+  return name.length <= 100 && SAFE_SEGMENT.test(name) && !name.startsWith('.');
+}
+
+/** A file name recordingPath gives (`<time>-<uid>.json`), or its numbered sibling (`-1.json` …). */
+export function isRecordingFileName(name: string): boolean {
+  return RECORDING_FILE_NAME.test(name);
 }
 
 export async function readExchange(file: string): Promise<RecordedExchange> {

@@ -1,20 +1,36 @@
 // `serve --record DIR`: writes every interpreter exchange to DIR as one file (src/record/format.ts).
-// Recording must never cost Karmada anything: record() only appends to a bounded in-memory queue
-// (called from buildApp's onExchange, after the response is sent); one background loop redacts,
-// serialises and writes. A full queue drops the exchange, a failing disk drops the file; both are
-// counted in karmada_interpreter_record_failures_total and logged once per outage.
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
+// Recording must never cost Karmada anything: record() only appends to an in-memory queue bounded in
+// entries and in bytes (called from buildApp's onExchange, after the response is sent); one background
+// loop redacts, serialises and writes. A full queue drops the exchange, a failing disk drops the file;
+// both are counted in karmada_interpreter_record_failures_total and logged once per outage. Rotation
+// deletes only files of this server's own layout (isRecordingPath), never anything else under DIR.
+import { mkdir, readdir, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry as PromRegistry } from 'prom-client';
 import type { Exchange } from '../protocol/exchange.ts';
 import { CONTEXT_API_VERSION, CONTEXT_KIND } from '../protocol/wire.ts';
-import { exchangeText, listExchangeFiles, recordingPath, type RecordedExchange } from './format.ts';
+import { exchangeText, isRecordingFileName, isRecordingKindFolder, isRecordingOperationFolder, recordingPath, type RecordedExchange } from './format.ts';
 import { redactExchange } from './redact.ts';
 import { serverVersion } from './server-version.ts';
 
 export const DEFAULT_RECORD_MAX_FILES = 10_000;
 export const DEFAULT_RECORD_QUEUE_SIZE = 1_000;
+/**
+ * Bytes of exchanges (their JSON size, request and response) waiting to be written. An exchange larger
+ * than this is still taken when nothing else waits, so the queue holds at most this or one request.
+ */
+export const DEFAULT_RECORD_QUEUE_BYTES = 64 * 1024 * 1024;
+
+export { isReplayedRequest, REPLAY_HEADER } from './format.ts';
+
+/** What the caller knows about an exchange besides the exchange itself. */
+export interface RecordMeta {
+  /** The request came from `replay` (REPLAY_HEADER): not recorded. */
+  replayed?: boolean;
+  /** The request body's size in bytes, when known; otherwise the recorder estimates it. */
+  requestBytes?: number;
+}
 
 export interface RecorderOptions {
   dir: string;
@@ -23,6 +39,8 @@ export interface RecorderOptions {
   maxFiles?: number;
   /** Exchanges waiting to be written; beyond this new ones are dropped (and counted). */
   queueSize?: number;
+  /** Bytes waiting to be written (DEFAULT_RECORD_QUEUE_BYTES); beyond this new ones are dropped (and counted). */
+  queueBytes?: number;
   /** Write secrets as received (`--record-keep-secrets`); default redacts (src/record/redact.ts). */
   keepSecrets?: boolean;
   /** Where the recorder's metrics are registered (the server's /metrics registry). */
@@ -36,12 +54,17 @@ interface Pending {
   exchange: Exchange;
   durationMs: number;
   time: Date;
+  bytes: number;
 }
 
 export class ExchangeRecorder {
   readonly dir: string;
   private readonly maxFiles: number;
   private readonly queueSize: number;
+  private readonly queueBytes: number;
+  /** Bytes of the queued exchanges and of the one being written. */
+  private pendingBytes = 0;
+  private writing = false;
   private readonly keepSecrets: boolean;
   private readonly logger: Logger;
   private readonly now: () => Date;
@@ -58,12 +81,13 @@ export class ExchangeRecorder {
   private readonly folders = new Set<string>();
   private readonly failuresTotal: Counter<'reason'>;
   private readonly recordedTotal: Counter;
-  readonly counts = { recorded: 0, dropped: 0, failed: 0 };
+  readonly counts = { recorded: 0, dropped: 0, failed: 0, replayed: 0 };
 
   constructor(options: RecorderOptions) {
     this.dir = options.dir;
     this.maxFiles = options.maxFiles ?? DEFAULT_RECORD_MAX_FILES;
     this.queueSize = options.queueSize ?? DEFAULT_RECORD_QUEUE_SIZE;
+    this.queueBytes = options.queueBytes ?? DEFAULT_RECORD_QUEUE_BYTES;
     this.keepSecrets = options.keepSecrets ?? false;
     this.logger = options.logger;
     this.now = options.now ?? (() => new Date());
@@ -93,16 +117,31 @@ export class ExchangeRecorder {
     this.scanned = this.scanExisting();
   }
 
-  /** Queues one exchange; never throws, never waits. Exchanges without a readable request are skipped. */
-  record(exchange: Exchange, durationMs: number): void {
+  /**
+   * Queues one exchange; never throws, never waits. Exchanges without a readable request, and replayed
+   * ones (meta.replayed), are skipped.
+   */
+  record(exchange: Exchange, durationMs: number, meta: RecordMeta = {}): void {
     try {
       if (!exchange.request) return;
-      if (this.queue.length >= this.queueSize) {
+      if (meta.replayed) {
+        this.counts.replayed += 1;
+        return;
+      }
+      const idle = this.queue.length === 0 && !this.writing;
+      // Past the byte room the estimate stops counting: the exchange is dropped either way.
+      const room = idle ? Infinity : this.queueBytes - this.pendingBytes;
+      const bytes =
+        meta.requestBytes !== undefined
+          ? meta.requestBytes + estimateJsonBytes(exchange.response, room)
+          : estimateJsonBytes(exchange.request, room) + estimateJsonBytes(exchange.response, room);
+      if (this.queue.length >= this.queueSize || bytes > room) {
         this.counts.dropped += 1;
         this.fail('queue_full', undefined, 'record queue is full; dropping exchanges until the disk catches up');
         return;
       }
-      this.queue.push({ exchange, durationMs, time: this.now() });
+      this.pendingBytes += bytes;
+      this.queue.push({ exchange, durationMs, time: this.now(), bytes });
       this.worker ??= this.drain();
     } catch (error) {
       this.fail('write', error, 'could not queue an exchange for recording');
@@ -118,7 +157,7 @@ export class ExchangeRecorder {
   private async scanExisting(): Promise<void> {
     try {
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      const listed = await listExchangeFiles([this.dir]);
+      const listed = await listRecordings(this.dir);
       const written = new Set(this.files); // files written while the scan ran are listed already
       const existing = listed.filter((file) => !written.has(file));
       // Recording names start with a fixed-width time, so the base name orders them by age.
@@ -134,6 +173,7 @@ export class ExchangeRecorder {
   private async drain(): Promise<void> {
     try {
       for (let item = this.queue.shift(); item; item = this.queue.shift()) {
+        this.writing = true;
         try {
           const file = await this.write(item);
           this.files.push(file);
@@ -145,6 +185,9 @@ export class ExchangeRecorder {
           this.counts.failed += 1;
           this.folders.clear();
           this.fail('write', error, 'could not write a recorded exchange; requests are answered as usual');
+        } finally {
+          this.writing = false;
+          this.pendingBytes -= item.bytes;
         }
         await this.rotate();
       }
@@ -205,4 +248,51 @@ export class ExchangeRecorder {
     this.loggedFailures.add(reason);
     this.logger.error({ err: error, dir: this.dir, reason }, message);
   }
+}
+
+/**
+ * The recordings under `dir`: only `DIR/<group>_<version>_<Kind>/<Operation>/<time>-<uid>.json`, real
+ * folders and regular files named as this server names them (symbolic links are not followed). Nothing
+ * else under DIR is ever listed, so rotation cannot delete it.
+ */
+export async function listRecordings(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const kind of await readdir(dir, { withFileTypes: true })) {
+    if (!kind.isDirectory() || !isRecordingKindFolder(kind.name)) continue;
+    const kindPath = join(dir, kind.name);
+    for (const operation of await readdir(kindPath, { withFileTypes: true })) {
+      if (!operation.isDirectory() || !isRecordingOperationFolder(operation.name)) continue;
+      const operationPath = join(kindPath, operation.name);
+      for (const file of await readdir(operationPath, { withFileTypes: true })) {
+        if (file.isFile() && isRecordingFileName(file.name)) files.push(join(operationPath, file.name));
+      }
+    }
+  }
+  return files;
+}
+
+/**
+ * The size of `value` as JSON, approximately (strings by their length, a few bytes per punctuation),
+ * without serialising it; counting stops once it passes `limit`.
+ */
+export function estimateJsonBytes(value: unknown, limit = Infinity): number {
+  let bytes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && bytes <= limit) {
+    const item = stack.pop();
+    if (typeof item === 'string') bytes += item.length + 2;
+    else if (Array.isArray(item)) {
+      bytes += 2 + item.length;
+      for (const child of item) stack.push(child);
+    } else if (item !== null && typeof item === 'object') {
+      const record = item as Record<string, unknown>;
+      const keys = Object.keys(record);
+      bytes += 2 + keys.length;
+      for (const key of keys) {
+        bytes += key.length + 3;
+        stack.push(record[key]);
+      }
+    } else bytes += 8;
+  }
+  return bytes;
 }

@@ -6,7 +6,7 @@ import { handleExchange } from '../protocol/exchange.ts';
 import { WebhookClient, verifyResponse } from '../protocol/karmada-client.ts';
 import type { InterpreterContext, InterpreterRequest } from '../protocol/wire.ts';
 import { compareResponses, type Difference } from './compare.ts';
-import { readExchange, writeExchange } from './format.ts';
+import { readExchange, REPLAY_HEADER, writeExchange } from './format.ts';
 
 /** Where a recorded request is sent again. */
 export interface ReplayTarget {
@@ -25,9 +25,16 @@ export function inProcessTarget(registry: Registry): ReplayTarget {
   };
 }
 
-/** A running server, called like Karmada's webhook client (HTTPS, ?timeout=, keep-alive). */
+/**
+ * A running server, called like Karmada's webhook client (HTTPS, ?timeout=, keep-alive), plus
+ * REPLAY_HEADER so that a server recording its traffic does not record the replay.
+ */
 export function urlTarget(url: string, options: { ca?: string; timeoutSeconds?: number } = {}): ReplayTarget {
-  const client = new WebhookClient(url, { ca: options.ca, timeoutSeconds: options.timeoutSeconds ?? 30 });
+  const client = new WebhookClient(url, {
+    ca: options.ca,
+    timeoutSeconds: options.timeoutSeconds ?? 30,
+    headers: { [REPLAY_HEADER]: 'true' },
+  });
   return {
     async send(context) {
       const { status, text } = await client.post(JSON.stringify(context) + '\n');

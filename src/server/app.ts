@@ -5,6 +5,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { Logger } from 'pino';
 import type { Registry } from '../interpreter/registry.ts';
 import type { Exchange } from '../protocol/exchange.ts';
+import type { RecordMeta } from '../record/recorder.ts';
 import type { EvaluateRules, ReflectStatus } from '../preservation/preserve.ts';
 import { registerInterpretRoute } from './interpret-route.ts';
 import { Metrics } from './metrics.ts';
@@ -27,7 +28,7 @@ export interface AppOptions {
   maxAnswerMs?: number;
   https?: { cert: string; key: string } | null;
   /** Called after every exchange (recording, tests), off the response path. Must not throw. */
-  onExchange?: (exchange: Exchange, durationMs: number, meta: { replayed: boolean }) => void;
+  onExchange?: (exchange: Exchange, durationMs: number, meta: RecordMeta) => void;
   /** True once shutdown began: answers then carry Connection: close so clients move to other replicas. */
   draining?: () => boolean;
   /** Runs state-preservation rules (user JSONPath) for /preserve; in-process when not given. */

@@ -8,6 +8,8 @@ import { runWithRequestContext } from '../interpreter/context.ts';
 import type { Registry } from '../interpreter/registry.ts';
 import { handleExchange, sniffUid, type Exchange } from '../protocol/exchange.ts';
 import { clip, failure } from '../protocol/wire.ts';
+import { isReplayedRequest } from '../record/format.ts';
+import type { RecordMeta } from '../record/recorder.ts';
 import { answerWithinMs } from './deadline.ts';
 import type { Metrics } from './metrics.ts';
 import { BodyStalledError, type ReadBody } from './request-body.ts';
@@ -17,11 +19,8 @@ export interface InterpretRouteOptions {
   metrics: Metrics;
   /** Upper bound for one answer when Karmada's ?timeout= allows more. */
   maxAnswerMs: number;
-  onExchange?: (exchange: Exchange, durationMs: number, meta: { replayed: boolean }) => void;
+  onExchange?: (exchange: Exchange, durationMs: number, meta: RecordMeta) => void;
 }
-
-/** Sent by `replay --url`: its requests are answered but not recorded again. */
-export const REPLAY_HEADER = 'x-karmada-interpreter-replay';
 /** Longest kind, operation or uid written to a log line. */
 const MAX_LOGGED_FIELD = 256;
 
@@ -45,8 +44,8 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
     const durationMs = performance.now() - request.arrivedAt;
     observe(exchange, durationMs, log);
     if (onExchange) {
-      const replayed = request.headers[REPLAY_HEADER] !== undefined;
-      setImmediate(() => onExchange(exchange, durationMs, { replayed }));
+      const meta = { replayed: isReplayedRequest(request.headers), requestBytes: raw.body?.length };
+      setImmediate(() => onExchange(exchange, durationMs, meta));
     }
     return sendEnvelope(reply, exchange.response);
   };

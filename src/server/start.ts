@@ -124,11 +124,7 @@ export async function startServing(config: ServeConfig) {
     inflightBodyLimit: config.inflightBodyLimit,
     bodyIdleMs: config.bodyIdleTimeoutMs,
     https: pair,
-    onExchange: recorder
-      ? (exchange, durationMs, meta) => {
-          if (!meta.replayed) recorder.record(exchange, durationMs);
-        }
-      : undefined,
+    onExchange: recorder ? (exchange, durationMs, meta) => recorder.record(exchange, durationMs, meta) : undefined,
     draining: () => draining,
     evaluatePreservation: (rules, status) => loaded.untrusted.evaluatePreservation(rules, status),
   });

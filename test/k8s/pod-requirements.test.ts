@@ -171,6 +171,41 @@ describe('karmadaPodRequirements (helper.GenerateReplicaRequirements)', () => {
     expect(call).toThrow(InterpreterError);
     expect(call).toThrow(/spec\.containers\[0\]\.resources\.cpu/);
   });
+
+  it('keeps util.Resource\'s int64 arithmetic: what overflows is what Go stores (pkg/util/resource.go)', () => {
+    // MilliValue of int64Amount{9, 18} overflows positiveScaleInt64 and is 0: no cpu reported.
+    // Value of 20 digits (inf.Dec path) keeps the low 64 bits, a negative number: no memory reported.
+    expect(karmadaPodRequirements(pod({ containers: [{ resources: { requests: { cpu: '9e18', memory: '12345678901234567890' } } }] })))
+      .toBeUndefined();
+    // 5e15 cores are 5e18 milli-cores each: two of them wrap int64 (`r.MilliCPU += ...`) to a negative total.
+    const twoHuge = { resources: { requests: { cpu: '5e15', 'example.com/gpu': '5e18' } } };
+    expect(karmadaPodRequirements(pod({ containers: [twoHuge, twoHuge] }))).toBeUndefined();
+    expect(karmadaPodRequirements(pod({ containers: [twoHuge] }))?.resourceRequest).toEqual({ cpu: '5P', 'example.com/gpu': '5E' });
+  });
+
+  it('answers the quantities of issue 19 with a short 400 instead of building 10^100000', () => {
+    for (const cpu of ['1e100000', '9'.repeat(200_000)]) {
+      const template = pod({ containers: [{ resources: { requests: { cpu, 'example.com/a': cpu, 'example.com/b': cpu } } }] });
+      for (const compute of [karmadaPodRequirements, podTemplateRequirements]) {
+        let error: unknown;
+        try {
+          compute(template);
+        } catch (err) {
+          error = err;
+        }
+        expect(error).toBeInstanceOf(InterpreterError);
+        expect((error as InterpreterError).code).toBe(400);
+        expect((error as Error).message).toMatch(/^spec\.containers\[0\]\.resources\.cpu: invalid quantity .*a limit of this server/);
+        expect((error as Error).message.length).toBeLessThan(250);
+      }
+    }
+  });
+
+  it('cuts a long resource name in its error message', () => {
+    const name = `${'x'.repeat(10_000)}kubernetes.io/gpu`;
+    const call = () => karmadaPodRequirements(pod({ containers: [{ resources: { requests: { [name]: 'lots' } } }] }));
+    expect(call).toThrow(/\(10017 characters\): invalid quantity "lots"/);
+  });
 });
 
 describe('podTemplateRequirements (Kubernetes effective request)', () => {
@@ -266,5 +301,23 @@ describe('isScalarResourceName (lifted corev1 helpers)', () => {
     ['a/b/c', false],
   ] as const)('%s -> %s', (name, expected) => {
     expect(isScalarResourceName(name)).toBe(expected);
+  });
+});
+
+describe('a resources object shared by many pod templates (an Argo Workflow spec.podResources)', () => {
+  it('is read once, so the work stays linear in the request', () => {
+    let reads = 0;
+    const requests = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`example.com/r${i}`, '1']));
+    const shared = new Proxy({ requests: { ...requests, cpu: '250m' } }, {
+      get(target, key, receiver) {
+        if (key === 'requests') reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    for (let i = 0; i < 500; i++) {
+      const template = { spec: { containers: [{ name: `c${i}` }], resources: shared } };
+      expect(podTemplateRequirements(template)?.resourceRequest?.cpu).toBe('250m');
+    }
+    expect(reads).toBe(1);
   });
 });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Quantity, QuantityParseError, canonicalQuantity, quantityEquals } from '../../src/k8s/quantity.ts';
+import {
+  MAX_QUANTITY_DIGITS,
+  MAX_QUANTITY_EXPONENT,
+  Quantity,
+  QuantityParseError,
+  canonicalQuantity,
+  quantityEquals,
+  quoteForMessage,
+} from '../../src/k8s/quantity.ts';
 
 // Expected strings come from apimachinery pkg/api/resource/quantity_test.go (TestQuantityParse,
 // TestQuantityString, TestQuantityParseEmit, TestMilliNewSet, TestNewSet, TestAdd, TestSub, ...) and from
@@ -133,9 +141,84 @@ describe('Quantity.parse + toString (Quantity.String / CanonicalizeBytes)', () =
     expect(Quantity.parseStrict('1').toString()).toBe('1');
   });
 
-  it('rejects absurd exponents instead of building 10^n', () => {
-    expect(() => Quantity.parse('1e2000000')).toThrow(QuantityParseError);
-    expect(Quantity.parse('1e-2000').toString()).toBe('1e-9'); // rounded up to nano, DecimalExponent kept
+});
+
+describe('exponent and digit handling Go defines (apimachinery suffix.go interpret, quantity.go ParseQuantity)', () => {
+  it('an exponent is strconv.ParseInt(…, 10, 64): past int64 it is ErrSuffix, however it is spelled', () => {
+    expect(() => Quantity.parse('1e9223372036854775808')).toThrow(/unknown suffix/);
+    expect(() => Quantity.parse(`1e${'1'.repeat(200_000)}`)).toThrow(/unknown suffix "e1111/);
+    // leading zeros are fine for ParseInt: this is 1e3, and the fast path keeps the input as its string
+    const padded = `1e${'0'.repeat(100_000)}3`;
+    expect(Quantity.parse(padded).value()).toBe(1000);
+  });
+
+  it('the exponent is narrowed with int32(parsed): it wraps instead of failing', () => {
+    // int32(9223372036854775807) = -1: 1e-1, printed as int64Amount{1,-1} canonicalises
+    expect(Quantity.parse('1e9223372036854775807').toString()).toBe('100e-3');
+    // int32(4294967296) = 0: the value is 1 and the fast path keeps the input string (scale % 3 == 0)
+    expect(Quantity.parse('1e4294967296').toString()).toBe('1e4294967296');
+    expect(Quantity.parse('1e4294967296').value()).toBe(1);
+    // int32(4294967297) = 1
+    expect(Quantity.parse('1e4294967297').toString()).toBe('10');
+  });
+
+  it('maxInt64Factors (math.go): 18 digits stay on the int64 path, 19 take inf.Dec and print the same digits', () => {
+    expect(Quantity.parse('123456789012345678').toString()).toBe('123456789012345678');
+    expect(Quantity.parse('1234567890123456789').toString()).toBe('1234567890123456789');
+    expect(Quantity.parse('1234567890123456789.5').toString()).toBe('1234567890123456789500m');
+  });
+});
+
+describe('limits of this server (Go has none; MAX_QUANTITY_DIGITS, MAX_QUANTITY_EXPONENT)', () => {
+  it('the attack values of issue 19 are refused with a short message instead of building 10^n', () => {
+    for (const [input, reason] of [
+      ['1e100000', /exponent 100000 is beyond ±1000/],
+      ['1e-100000', /exponent -100000 is beyond ±1000/],
+      ['1e2000000000', /exponent 2000000000 is beyond/],
+      ['9'.repeat(200_000), /more than 1000 digits/],
+      [`0.${'0'.repeat(200_000)}1`, /more than 1000 digits/],
+      [`1.${'0'.repeat(200_000)}`, /more than 1000 digits/],
+    ] as const) {
+      let error: unknown;
+      try {
+        Quantity.parse(input);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(QuantityParseError);
+      expect((error as Error).message).toMatch(reason);
+      expect((error as Error).message.length).toBeLessThan(200);
+    }
+  });
+
+  it('values at the limits are exact and print canonically', () => {
+    expect(MAX_QUANTITY_DIGITS).toBe(1000);
+    expect(MAX_QUANTITY_EXPONENT).toBe(1000);
+    expect(Quantity.parse(`1e${MAX_QUANTITY_EXPONENT}`).toString()).toBe('10e999');
+    expect(Quantity.parse(`1e-${MAX_QUANTITY_EXPONENT}`).toString()).toBe('1e-9'); // rounded up to nano
+    const thousandDigits = `1${'0'.repeat(MAX_QUANTITY_DIGITS - 1)}`;
+    expect(Quantity.parse(thousandDigits).toString()).toBe('1e999'); // DecimalSI past E: exponent form
+    expect(Quantity.parse(`${thousandDigits}e${MAX_QUANTITY_EXPONENT}`).toString()).toBe('10e1998');
+    const mixed = '12345'.repeat(200);
+    expect(Quantity.parse(`${mixed}m`).toString()).toBe(`${mixed}m`);
+    expect(Quantity.parse(`${mixed}e${MAX_QUANTITY_EXPONENT}`).add(Quantity.parse('1')).toString()).toBe(
+      `${mixed}${'0'.repeat(999)}1`,
+    );
+    expect(() => Quantity.parse(`1${'0'.repeat(MAX_QUANTITY_DIGITS)}`)).toThrow(QuantityParseError);
+    expect(() => Quantity.parse(`1e${MAX_QUANTITY_EXPONENT + 1}`)).toThrow(QuantityParseError);
+  });
+
+  it('BinarySI sums far past Ei print exactly, stopping at Ei', () => {
+    let sum = Quantity.zero();
+    for (let i = 0; i < 1024; i++) sum = sum.add(Quantity.parse('4Ei'));
+    expect(sum.toString()).toBe('4096Ei');
+    expect(Quantity.parse('7Ei').add(Quantity.parse('1Ki')).toString()).toBe('7881299347898369Ki');
+  });
+
+  it('error messages quote a long input cut short', () => {
+    expect(quoteForMessage('x'.repeat(1000))).toBe(`"${'x'.repeat(64)}"... (1000 characters)`);
+    expect(quoteForMessage({ a: 'y'.repeat(100) })).toMatch(/^\{"a":"y+\.\.\. \(108 characters\)$/);
+    expect(quoteForMessage('short')).toBe('"short"');
   });
 });
 
@@ -293,6 +376,32 @@ describe('milliValue / value (ScaledValue rounds away from zero)', () => {
   });
   it('scaledValueBigInt is exact beyond 2^53', () => {
     expect(Quantity.parse('8Ei').scaledValueBigInt(-3)).toBe(9223372036854775807000n);
+  });
+});
+
+describe('scaledValueInt64: Go\'s ScaledValue with its int64 results (amount.go AsScaledInt64, scale_int.go scaledValue)', () => {
+  it.each([
+    // within int64 both paths agree with the exact value
+    ['1', -3, 1000n],
+    ['1.5', 0, 2n],
+    ['-1.5', 0, -2n],
+    ['1n', 0, 1n],
+    ['1Gi', 0, 1073741824n],
+    // int64Amount path: positiveScaleInt64 overflows and AsScaledInt64 returns 0
+    ['10E', 0, 0n],
+    ['1e100', -3, 0n],
+    ['9e18', -3, 0n],
+    ['9e18', 0, 9000000000000000000n],
+    // inf.Dec path (more than maxInt64Factors digits): big.Int.Int64 keeps the low 64 bits
+    ['12345678901234567890', 0, -6101065172474983726n],
+    ['12345678901234567890', -3, 4807115922877858896n],
+    // inf.Dec path, negative: int64 division truncates and then adds one, so -1.5 scales to 0
+    ['-1.5000000000000000000', 0, 0n],
+    // BinarySI capped at MaxInt64 (scale 0): MilliValue multiplies by 1000 in int64 and wraps
+    ['9Ei', 0, 9223372036854775807n],
+    ['9Ei', -3, -1000n],
+  ] as const)('%s at scale %d -> %d', (input, scale, expected) => {
+    expect(Quantity.parse(input).scaledValueInt64(scale)).toBe(expected);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidLabelValue, labelSelectorErrors, labelSelectorMatches } from '../../src/k8s/selectors.ts';
+import { MAX_SELECTOR_ERRORS, isValidLabelValue, labelSelectorErrors, labelSelectorMatches } from '../../src/k8s/selectors.ts';
 
 describe('labelSelectorMatches', () => {
   const labels = { app: 'web', tier: 'frontend', 'app.kubernetes.io/version': '1.2' };
@@ -54,6 +54,21 @@ describe('labelSelectorErrors', () => {
     expect(errors.join('\n')).toMatch(/non-empty for In/);
     expect(errors.join('\n')).toMatch(/empty for Exists/);
     expect(errors.join('\n')).toMatch(/"Equals" is not a valid/);
+  });
+  it('reports at most MAX_SELECTOR_ERRORS problems, each quoting the request value cut short', () => {
+    const values = Array.from({ length: 100_000 }, () => `-${'v'.repeat(1000)}`);
+    const errors = labelSelectorErrors({ matchExpressions: [{ key: 'k', operator: 'In', values }] });
+    expect(errors).toHaveLength(MAX_SELECTOR_ERRORS);
+    for (const error of errors) expect(error).toMatch(/^matchExpressions\[0\]: invalid value "-v{63}"\.\.\. \(1001 characters\)$/);
+    const manyExpressions = Array.from({ length: 100_000 }, () => ({ key: 'k', operator: { huge: 'o'.repeat(10_000) } }));
+    const message = (() => {
+      try {
+        labelSelectorMatches({ matchExpressions: manyExpressions as never }, {});
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    expect(message?.length).toBeLessThan(MAX_SELECTOR_ERRORS * 200);
   });
   it('label values: empty allowed, 63 characters max', () => {
     expect(isValidLabelValue('')).toBe(true);

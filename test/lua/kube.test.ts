@@ -104,3 +104,16 @@ describe('kube helpers on invalid templates', () => {
     expect(await reflect(`return { add = kube.resourceAdd("1", "2") }`)).toEqual({ add: '3' });
   });
 });
+
+describe('quantities past the limits of src/k8s/quantity.ts (issue 19)', () => {
+  it('are a Lua error a script can pcall, with a short message, not a stall', async () => {
+    const huge = '1e100000';
+    await expect(reflect(`return { a = kube.resourceAdd("${huge}", "1") }`)).rejects.toThrow(/cannot parse '1e100000': .*beyond ±1000/);
+    const long = '9'.repeat(200_000);
+    expect(await reflect(`local ok, err = pcall(kube.resourceAdd, "${long}"); return { ok = ok, short = #err < 300 }`)).toEqual({ ok: false, short: true });
+    const obj = workload({ spec: { template: { spec: { containers: [{ name: 'a', resources: { requests: { cpu: huge } } }] } } } });
+    await expect(reflect(`return { r = kube.accuratePodRequirements(observedObj.spec.template) }`, obj)).rejects.toThrow(
+      /fail to convert lua value to PodTemplateSpec: .*invalid quantity "1e100000"/,
+    );
+  });
+});

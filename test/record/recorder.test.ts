@@ -122,7 +122,7 @@ describe('queue bound', () => {
     const { rec, failures } = recorder({ queueSize: 2 });
     for (let i = 0; i < 6; i++) rec.record(exchangeFor(`u${i}`), 1);
     await rec.flush();
-    expect(rec.counts).toEqual({ recorded: 3, dropped: 3, failed: 0 });
+    expect(rec.counts).toEqual({ recorded: 3, dropped: 3, failed: 0, replayed: 0 });
     expect(await failures('queue_full')).toBe(3);
     expect((await listExchangeFiles([dir])).length).toBe(3);
     // Once drained, the queue accepts again.
