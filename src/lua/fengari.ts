@@ -1,100 +1,32 @@
-// The only module that loads fengari. It must configure and patch fengari BEFORE any other code
-// requires it, because fengari reads FENGARICONF once at load time and several of its modules copy
-// internal functions into local bindings when they are first required.
-import { createRequire, Module } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+// The one module that loads fengari and changes what it does, so that scripts behave as on Karmada's
+// gopher-lua (Lua 5.1): its configuration, which fengari reads once at load time, the functions replaced
+// in its modules (each says which gopher-lua behaviour it reproduces), and the internals other modules
+// read (table entries, for lazy conversion and for restoring library tables after a call). Nothing here
+// rewrites fengari's source.
+import { createRequire } from 'node:module';
+import { goParseNumber } from './tonumber.ts';
+import { luaNumberToString } from './numbers.ts';
 
 const require = createRequire(import.meta.url);
 
-// Lua 5.1 prints integral floats without ".0" (gopher-lua does too). fengari reads this once.
+// Lua 5.1 prints integral floats without ".0" (gopher-lua does too). LUAI_MAXSTACK: gopher-lua's call
+// stack is 256 frames; fengari's default (a million slots) lets runaway recursion run for seconds before
+// "stack overflow", 20,000 still allows recursion thousands of frames deep.
 const existingConf = process.env.FENGARICONF ? JSON.parse(process.env.FENGARICONF) : {};
-// LUAI_MAXSTACK: fengari's default (1,000,000 slots) lets runaway recursion run for ~2 s before
-// "stack overflow"; gopher-lua's default call stack is 256 frames. 20,000 slots still allow recursion
-// thousands of frames deep (3,000 measured) and stop a runaway one in ~0.1 s.
 process.env.FENGARICONF = JSON.stringify({ ...existingConf, LUA_COMPAT_FLOATSTRING: true, LUAI_MAXSTACK: 20_000 });
 
-// Rewrites of fengari's sources as they are compiled (for the duration of the require below), each
-// leaving fengari's observable behaviour unchanged. Two V8 slow paths in its hottest code:
-// * stack slots above the top are freed with `delete L.stack[i]` (after every call, pop and settop),
-//   a runtime call in V8. The stack array is holey from the start (its length is set to the stack
-//   size) and nothing in fengari tests slots with `in` or hasOwnProperty, so storing undefined leaves
-//   the same array; it was the top self-time entry of call-heavy scripts (each `ipairs` step is a call).
-// * every new key of every table ran `t.dead_strong.clear()`, which allocates a new backing store even
-//   for an empty Map (~75 ns; measured); the tables we and scripts fill almost never have dead keys.
-// And one step of `for ... in ipairs(t)` done inline by the VM (IPAIRS_STEP below).
-// The counts (a test compares them with the installed sources) tell a fengari update apart.
-interface SourceRewrite { file: string; pattern: RegExp; replace: (match: string, ...groups: string[]) => string; count: number }
-
-// `for i, v in ipairs(t)` calls ipairs' iterator through OP_TFORCALL on every step: a C-function call
-// that copies three slots, shrinks and regrows the stack (a new TValue per slot) and moves the results,
-// for one table read. Status aggregation loops over every member's status this way, several times per
-// item (~30% of a 50-cluster AggregateStatus; measured). The VM now does that step itself when the
-// iterator is fengari's own ipairsaux and the table has no metatable: ipairsaux's result (i+1 and
-// t[i+1], or a single nil to end the loop) written into the call-result slots, padded with nils to the
-// loop's variable count as luaD_call pads them. Anything else (a lazy table still carrying its
-// metatable, a non-table, another iterator) takes fengari's call as before.
-const IPAIRS_STEP = `
-let ipairsaux = null;
-module.exports.setIpairsAux = (f) => { ipairsaux = f; };
-const ipairsStep = function(L, ra, cb, nresults) {
-    const f = L.stack[ra], t = L.stack[ra + 1], control = L.stack[ra + 2];
-    if (f.value !== ipairsaux || f.type !== LUA_TLCF || t.type !== LUA_TTABLE || t.value.metatable !== null ||
-        control.type !== LUA_TNUMINT || cb + nresults > L.top) return false;
-    const n = (control.value + 1) | 0;
-    const v = ltable.luaH_getint(t.value, n);
-    let k = 0;
-    if (!v.ttisnil()) {
-        L.stack[cb].setivalue(n);
-        k = 1;
-        if (nresults > 1) { L.stack[cb + 1].setfrom(v); k = 2; }
-    }
-    for (; k < nresults; k++) L.stack[cb + k].setnilvalue();
-    return true;
-};
-`;
-const FENGARI_SRC = dirname(require.resolve('fengari/src/ldo.js'));
-export const fengariRewrites: SourceRewrite[] = [
-  { file: '*', pattern: /delete ((?:L|from)\.stack\[[^\]]+\]);/g, replace: (_m, slot) => `${slot} = void 0;`, count: 0 },
-  { file: 'ltable.js', pattern: /^(\s*)t\.dead_strong\.clear\(\);$/gm, replace: (_m, indent) => `${indent}if (t.dead_strong.size !== 0) t.dead_strong.clear();`, count: 0 },
-  // ipairs: the iterator exported, the VM's step definition, and OP_TFORCALL's call made conditional.
-  { file: 'lbaselib.js', pattern: /^module\.exports\.luaopen_base = luaopen_base;$/m, replace: (m) => `${m}\nmodule.exports.ipairsaux = ipairsaux;`, count: 0 },
-  { file: 'lvm.js', pattern: /^module\.exports\.luaV_execute /m, replace: (m) => `${IPAIRS_STEP}\n${m}`, count: 0 },
-  {
-    file: 'lvm.js',
-    pattern: /(let cb = ra \+ 3; \/\* call base \*\/)(\n\s*)(lobject\.setobjs2s\(L, cb\+2, ra\+2\);[^]*?ldo\.luaD_call\(L, cb, i\.C\);)/,
-    replace: (_m, declaration, indent, call) => `${declaration}${indent}if (!ipairsStep(L, ra, cb, i.C)) {${indent}${call}${indent}}`,
-    count: 0,
-  },
-];
-const ModuleClass = Module as any;
-const originalCompile = ModuleClass.prototype._compile;
-ModuleClass.prototype._compile = function compileFengari(this: unknown, content: string, filename: string) {
-  if (dirname(filename) === FENGARI_SRC) {
-    for (const rewrite of fengariRewrites) {
-      if (rewrite.file !== '*' && rewrite.file !== basename(filename)) continue;
-      content = content.replace(rewrite.pattern, (...args: any[]) => {
-        rewrite.count++;
-        return rewrite.replace(...(args as [string, ...string[]]));
-      });
-    }
-  }
-  return originalCompile.call(this, content, filename);
-};
-
-/** Called for every Lua string fengari creates (concatenation, string library, API pushes). */
+/** Called for every Lua string longer than 64 bytes that fengari creates (concatenation, string library, API pushes). */
 export type StringAllocationObserver = (L: unknown, byteLength: number) => void;
 let stringAllocationObserver: StringAllocationObserver | undefined;
 
-/** Installs the observer the runtime uses to enforce its per-call string allocation budget. */
+/** Installs the observer the runtime uses to enforce its per-call memory budget. */
 export function observeStringAllocations(observer: StringAllocationObserver | undefined): void {
   stringAllocationObserver = observer;
 }
 
-// fengari has no allocator hook (it relies on the JS GC), so a script doing `s = s .. s` in a loop
-// would allocate gigabytes between two count-hook calls. lvm.js and lapi.js destructure luaS_bless
-// from lstring.js when they are first loaded, so wrapping the export here, before fengari itself is
-// required, routes every string creation through our budget check.
+// fengari has no allocator hook, so `s = s .. s` in a loop would allocate gigabytes between two count-hook
+// calls. lvm.js and lapi.js bind luaS_bless from lstring.js when they are first loaded, so the export is
+// wrapped before fengari itself is required: every concatenation and pushed string passes the budget check.
 const lstring = require('fengari/src/lstring.js');
 const originalBless = lstring.luaS_bless;
 lstring.luaS_bless = function blessWithBudget(L: unknown, str: Uint8Array) {
@@ -102,54 +34,51 @@ lstring.luaS_bless = function blessWithBudget(L: unknown, str: Uint8Array) {
   return originalBless(L, str);
 };
 
-/**
- * Step budget of fengari's Lua pattern matcher. Matching runs in JS (string.find/match/gmatch), where
- * the count hook never fires, and patterns like ".-.-.-x" over a long subject backtrack for minutes.
- * lstrlib.js keeps `match` private, so its source is loaded here with one line added at the top of
- * `match`: every `left` steps it calls `refill(L)`, which checks the call's deadline and may raise a
- * Lua error (as the matcher itself does for malformed patterns). Undefined if fengari's source changed.
- */
-export interface PatternSteps { left: number; refill: (L: unknown) => void }
-const MATCH_HEADER = 'const match = function(ms, s, p) {';
-function loadPatchedStringLibrary(): { patternSteps: PatternSteps; luaopen_string: unknown } | undefined {
-  const path = require.resolve('fengari/src/lstrlib.js');
-  const source = readFileSync(path, 'utf8');
-  if (!source.includes(MATCH_HEADER)) return undefined;
-  const patched =
-    source.replace(MATCH_HEADER, `${MATCH_HEADER} if (--patternSteps.left <= 0) patternSteps.refill(ms.L);`) +
-    '\nconst patternSteps = { left: Infinity, refill() { this.left = Infinity; } };\nmodule.exports.patternSteps = patternSteps;\n';
-  const compiled = new ModuleClass(path);
-  compiled.filename = path;
-  compiled.paths = ModuleClass._nodeModulePaths(dirname(path));
-  compiled._compile(patched, path);
-  compiled.loaded = true;
-  return compiled.exports;
-}
-// Compiled as a separate module instance (fengari's own lstrlib.js loads too, through lualib.js, and
-// stays unused): it shares every other fengari module through the require cache.
-const patchedStringLibrary = loadPatchedStringLibrary();
-export const patternSteps: PatternSteps | undefined = patchedStringLibrary?.patternSteps;
-
 const fengariModule = require('fengari');
-require('fengari/src/lvm.js').setIpairsAux(require('fengari/src/lbaselib.js').ipairsaux);
-if (patchedStringLibrary) fengariModule.lualib.luaopen_string = patchedStringLibrary.luaopen_string;
 export const lua: any = fengariModule.lua;
 export const lauxlib: any = fengariModule.lauxlib;
 export const lualib: any = fengariModule.lualib;
 export const to_luastring: (s: string, cache?: boolean) => Uint8Array = fengariModule.to_luastring;
 export const to_jsstring: (s: Uint8Array) => string = fengariModule.to_jsstring;
-/** fengari internals we patch for Lua 5.1 number semantics (see numbers.ts). */
+/** fengari internals: values and tables (lazy.ts fills tables without the stack API; state.ts checks library tables). */
 export const lobject: any = require('fengari/src/lobject.js');
-export const ldebug: any = require('fengari/src/ldebug.js');
-export const lvm: any = require('fengari/src/lvm.js');
-/** fengari's table functions and type tags, for lazy.ts to fill tables without the stack API. */
+const lvm: any = require('fengari/src/lvm.js');
 export const ltable: any = require('fengari/src/ltable.js');
-ltable.luaH_getn = gopherLuaTableLength;
 export const fengariTypes: any = require('fengari/src/defs.js').constant_types;
 export const luaS_bless: (L: unknown, s: Uint8Array) => unknown = lstring.luaS_bless;
 /** The table hash of a fengari string (cached on it). */
 export const luaS_hashlongstr: (s: unknown) => string = lstring.luaS_hashlongstr;
-ModuleClass.prototype._compile = originalCompile;
+
+// --- gopher-lua behaviour: lvm's OP_LEN and lapi call these through their modules' exports ---
+
+ltable.luaH_getn = gopherLuaTableLength;
+
+// Numbers: gopher-lua has only float64 numbers. Every numeral (source literals, tonumber, string
+// coercion) becomes a float through gopher-lua's parseNumber, so integer arithmetic never wraps at 32
+// bits; fengari's callers expect the string's length + 1 on success, 0 on failure.
+const latin1 = new TextDecoder('latin1');
+lobject.luaO_str2num = function str2numLikeGopherLua(s: Uint8Array, o: any): number {
+  const value = goParseNumber(latin1.decode(s));
+  if (value === undefined) return 0;
+  o.setfltvalue(value);
+  return s.length + 1;
+};
+// Library functions read integer arguments through lvm.tointeger. gopher-lua's CheckInt truncates any
+// number (`string.sub(s, 1, #s / 2)` works there) where Lua 5.3 raises "number has no integer
+// representation": truncate, and clamp to fengari's 32-bit integers.
+const numberOf = lvm.tonumber;
+lvm.tointeger = function truncatingToInteger(o: any): number | false {
+  if (o.ttisinteger()) return o.value;
+  const n = numberOf(o);
+  if (n === false) return false;
+  if (Number.isNaN(n)) return -(2 ** 31);
+  return Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Math.trunc(n)));
+};
+// Numbers print as gopher-lua prints them (Go's fmt), in tostring, `..` and string coercion.
+lobject.luaO_tostring = function tostringLikeGopherLua(L: unknown, obj: any): void {
+  const text = obj.ttisinteger() ? String(obj.value) : luaNumberToString(obj.value);
+  obj.setsvalue(luaS_bless(L, to_luastring(text)));
+};
 
 /** fengari's table internals that the length below reads (ltable.js Table and its entry list). */
 interface TableEntry { key: { type: number; value: unknown }; n?: TableEntry; p?: TableEntry }

@@ -1,11 +1,6 @@
 // Lua 5.1 / gopher-lua number semantics on top of fengari (Lua 5.3, 32-bit integers).
 // gopher-lua has only float64 numbers and prints them with Go's fmt; scripts written for Karmada
 // rely on that (`tostring(3) == "3"`, `"x" .. 1e15 == "x1000000000000000"`, no integer wrap).
-import { lobject, lvm, to_luastring, luaS_bless } from './fengari.ts';
-import { goParseNumber } from './tonumber.ts';
-
-// Numerals are ASCII; bytes map 1:1 so a stray high byte can never parse as a digit.
-const latin1 = new TextDecoder('latin1');
 
 const TWO_POW_63 = 2 ** 63;
 
@@ -151,37 +146,3 @@ export function luaNumberToString(x: number): string {
   return goFloatV(x);
 }
 
-let patched = false;
-
-/**
- * Makes fengari behave like gopher-lua for numbers: every numeral (source literals, tonumber,
- * string coercion) becomes a float, so integer arithmetic never wraps at 32 bits; numbers print
- * as gopher-lua prints them. Idempotent.
- */
-export function patchFengariNumbers(): void {
-  if (patched) return;
-  patched = true;
-  // Numerals in source and strings coerced to numbers go through gopher-lua's parseNumber, and
-  // always become floats. fengari's callers expect the string's length + 1 on success, 0 on failure.
-  lobject.luaO_str2num = function str2numLikeGopherLua(s: Uint8Array, o: any): number {
-    const value = goParseNumber(latin1.decode(s));
-    if (value === undefined) return 0;
-    o.setfltvalue(value);
-    return s.length + 1;
-  };
-  // Library functions read integer arguments through lua_tointegerx -> lvm.tointeger. gopher-lua's
-  // CheckInt truncates any number (`string.sub(s, 1, #s / 2)` works there); Lua 5.3 raises "number has
-  // no integer representation". Truncate, and clamp to fengari's 32-bit integers.
-  const numberOf = lvm.tonumber;
-  lvm.tointeger = function truncatingToInteger(o: any): number | false {
-    if (o.ttisinteger()) return o.value;
-    const n = numberOf(o);
-    if (n === false) return false;
-    if (Number.isNaN(n)) return -(2 ** 31);
-    return Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Math.trunc(n)));
-  };
-  lobject.luaO_tostring = function tostringLikeGopherLua(L: unknown, obj: any): void {
-    const text = obj.ttisinteger() ? String(obj.value) : luaNumberToString(obj.value);
-    obj.setsvalue(luaS_bless(L, to_luastring(text)));
-  };
-}

@@ -3,7 +3,7 @@
 // raising "not supported", safe string/os/package libraries and `require("kube")`.
 import { lobject, lua, lauxlib, lualib, ltable, to_luastring } from './fengari.ts';
 import { decodeRune, encodeRune, goFormatArgumentCount, goSprintf, type FormatArg } from './goformat.ts';
-import { goFrexp, goIntOf, goLdexp, goModf, goPow, luaNumberToString, patchFengariNumbers } from './numbers.ts';
+import { goFrexp, goIntOf, goLdexp, goModf, goPow, luaNumberToString } from './numbers.ts';
 import { openKube } from './kube.ts';
 import { appendEntry, materialize, pushInterned } from './lazy.ts';
 
@@ -11,7 +11,6 @@ const TValue = lobject.TValue;
 import { OS_FUNCTIONS } from './oslib.ts';
 import { gopherToNumber } from './tonumber.ts';
 
-patchFengariNumbers();
 
 type CFunction = (L: any) => number;
 const utf8 = new TextDecoder('utf-8', { fatal: false });

@@ -2,7 +2,7 @@
 // environment, the deadline/memory guard in a count hook, and restoration of anything a script
 // changed in the shared library tables.
 import { getHeapStatistics } from 'node:v8';
-import { lua, lauxlib, to_luastring, observeStringAllocations, patternSteps } from './fengari.ts';
+import { lua, lauxlib, to_luastring, observeStringAllocations } from './fengari.ts';
 import { openSandbox, luaToJsString, pushFreshGlobals, type SandboxHandles } from './sandbox.ts';
 import { LuaScriptError } from './errors.ts';
 import { toLua53Source } from './source.ts';
@@ -15,8 +15,6 @@ const HOOK_INSTRUCTIONS = 1000;
 const HOOK_CALLS_PER_MEMORY_CHECK = 8;
 /** String bytes a call may create between two heap checks. */
 const STRING_BYTES_PER_MEMORY_CHECK = 8 * 1024 * 1024;
-/** Pattern-matcher steps between two deadline checks inside string.find/match/gmatch. */
-const PATTERN_STEPS_PER_CHECK = 10_000;
 const CHUNK_NAME = to_luastring('=<string>');
 /** Compiled chunks kept per state (least recently used dropped first). */
 export const MAX_CHUNKS_PER_STATE = 512;
@@ -135,10 +133,6 @@ export class LuaState {
     this.body = body;
     lua.lua_settop(L, 0);
     observeStringAllocations((Ls, bytes) => this.onStringAllocation(Ls, bytes));
-    if (patternSteps) {
-      patternSteps.left = PATTERN_STEPS_PER_CHECK;
-      patternSteps.refill = (Ls) => this.onPatternSteps(Ls);
-    }
     try {
       lua.lua_pushcfunction(L, this.runProtected);
       lua.lua_pushinteger(L, chunkRef);
@@ -157,7 +151,6 @@ export class LuaState {
       }
     } finally {
       observeStringAllocations(undefined);
-      if (patternSteps) patternSteps.left = Infinity;
       this.limits = undefined;
       this.body = undefined;
       lua.lua_settop(L, 0);
@@ -180,17 +173,6 @@ export class LuaState {
   };
 
   private readonly hook = (L: any): void => this.onHook(L);
-
-  /** Called by the pattern matcher every PATTERN_STEPS_PER_CHECK steps (a safe point to raise). */
-  private onPatternSteps(L: any): void {
-    patternSteps!.left = PATTERN_STEPS_PER_CHECK;
-    const limits = this.limits;
-    if (limits && performance.now() > limits.deadline) {
-      this.failure = 'timeout';
-      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
-      raiseAtCurrentLine(L, 'context deadline exceeded');
-    }
-  }
 
   private onHook(L: any): void {
     const limits = this.limits;
