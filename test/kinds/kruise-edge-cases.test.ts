@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mergeConditions } from '../../interpreters/apps.kruise.io/shared/conditions.ts';
-import { formatLabelSelector } from '../../interpreters/apps.kruise.io/shared/labelselector.ts';
+import { formatLabelSelector } from '../../interpreters/apps.kruise.io/shared/label-selector.ts';
 import { cloneSet } from '../../interpreters/apps.kruise.io/v1alpha1/CloneSet/index.ts';
 import { advancedStatefulSet, PROPAGATE_GOVERNING_SERVICE_ANNOTATION } from '../../interpreters/apps.kruise.io/v1beta1/StatefulSet/index.ts';
 import { InterpreterError, type AggregatedStatusItem, type KObject } from '../../src/interpreter/types.ts';

@@ -4,7 +4,7 @@ import type { AggregatedStatusItem, KObject } from '../../../src/interpreter/typ
 import { mergeConditions } from './conditions.ts';
 import { intOr0, isObject, stringOrEmpty, type JsonObject } from './fields.ts';
 import { aggregatedObservedGeneration, generationFields } from './generation.ts';
-import { formatLabelSelector } from './labelselector.ts';
+import { formatLabelSelector } from './label-selector.ts';
 
 export interface StatusProfile {
   /** Pod counters: reflected even when 0, summed across members, always written. */
