@@ -7,8 +7,7 @@ import type { DependentObjectReference } from '../../src/interpreter/types.ts';
 function workflow(spec: Record<string, unknown>, namespace = 'ci'): Record<string, any> {
   return { apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: 'w', namespace }, spec };
 }
-const DEFAULT_REPOSITORY = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ci', name: 'artifact-repositories' };
-/** The dependencies besides Argo's default artifact repository ConfigMap (every workflow without a ref has it). */
+/** The dependencies besides an artifact repository ConfigMap (tests that look at other references). */
 const besidesDefaultRepository = (refs: DependentObjectReference[]) => refs.filter((ref) => !(ref.kind === 'ConfigMap' && ref.name === 'artifact-repositories'));
 const key = (ref: DependentObjectReference) => [ref.apiVersion, ref.kind, ref.namespace ?? '', ref.name ?? ''];
 const names = (refs: DependentObjectReference[], kind: string) => refs.filter((ref) => ref.kind === kind).map((ref) => ref.name);
@@ -111,7 +110,7 @@ describe('Workflow getDependencies', () => {
   it('does not look at status (stored templates may name objects of another cluster)', () => {
     const object = workflow({ entrypoint: 'main' });
     object.status = { storedTemplates: { x: { serviceAccountName: 'from-status', container: { env: [{ valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] } } } };
-    expect(getDependencies(object)).toEqual([DEFAULT_REPOSITORY]);
+    expect(getDependencies(object)).toEqual([]);
   });
 });
 
@@ -121,9 +120,9 @@ describe('Workflow getDependencies', () => {
 // dependencies distributor of karmada-io/karmada (pkg/dependenciesdistributor: the attached binding lives
 // in the workload's namespace, owned by the dependency, so only same-namespace dependencies work).
 describe('Workflow getDependencies: what Argo reads, where Karmada can propagate it', () => {
-  it('names the artifact repository ConfigMap Argo reads: the ref\'s, "artifact-repositories" for a ref without one, and that default without a ref', () => {
+  it('names the artifact repository ConfigMap of artifactRepositoryRef: its configMap, else "artifact-repositories"', () => {
     const repository = (spec: Record<string, unknown>) => getDependencies(workflow(spec)).filter((ref) => ref.kind === 'ConfigMap').map((ref) => ref.name);
-    expect(repository({})).toEqual(['artifact-repositories']);
+    expect(repository({})).toEqual([]);
     expect(repository({ artifactRepositoryRef: { key: 'team' } })).toEqual(['artifact-repositories']);
     expect(repository({ artifactRepositoryRef: { configMap: 'team-repos', key: 'team' } })).toEqual(['team-repos']);
   });

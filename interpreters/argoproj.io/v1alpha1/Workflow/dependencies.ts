@@ -17,7 +17,7 @@ import { ARGO_TYPES, type FieldType, type Reference, type TypeName } from './arg
 import { allTemplates, asArray, isObject, mainContainers } from './templates.ts';
 
 const ARGO_API_VERSION = 'argoproj.io/v1alpha1';
-/** Argo's name when `artifactRepositoryRef` does not name a ConfigMap, and the one it reads without a ref. */
+/** Argo's name when `artifactRepositoryRef` does not name a ConfigMap. */
 const DEFAULT_ARTIFACT_REPOSITORY_CONFIGMAP = 'artifact-repositories';
 
 const SORT_FIELDS = ['apiVersion', 'kind', 'namespace', 'name'] as const;
@@ -145,10 +145,6 @@ export function getDependencies(workflow: KObject): DependentObjectReference[] {
     // The synthetic pod carries no serviceAccountName; service accounts are collected below.
     deps.addRef(ref);
   }
-
-  // Without artifactRepositoryRef, Argo still reads the "artifact-repositories" ConfigMap of the
-  // workflow's namespace first (workflow/artifactrepositories Resolve); Karmada skips it when absent.
-  if (!isObject(spec.artifactRepositoryRef)) deps.add('v1', 'ConfigMap', DEFAULT_ARTIFACT_REPOSITORY_CONFIGMAP, namespace);
 
   // Walk the spec along Argo's types, iteratively: inline templates nest to any depth.
   const pending: Array<{ value: unknown; type: TypeName }> = [{ value: spec, type: 'WorkflowSpec' }];
