@@ -22,7 +22,7 @@ describe('Go json.Marshal of XlineClusterSpec', () => {
     expect(goMarshal(spec, FFE15CD)).toBe('{"image":"ghcr.io/xline-kv/xline:v0.6.1","bootstrapArgs":{},"replicas":3}');
   });
 
-  it('hashes the kinds.md X1 spec to the md5 of the Go bytes', () => {
+  it('hashes the Go operator sample spec to the md5 of the Go bytes', () => {
     const spec = { image: 'ghcr.io/xline-kv/xline:v0.6.1', imagePullPolicy: 'IfNotPresent', replicas: 3 };
     expect(goMarshal(spec, FFE15CD)).toBe('{"image":"ghcr.io/xline-kv/xline:v0.6.1","bootstrapArgs":{},"imagePullPolicy":"IfNotPresent","replicas":3}');
     expect(operatorSpecHash(spec, FFE15CD)).toBe('73e8b484f8252503fabf69bad7d2ea2d');
