@@ -259,3 +259,25 @@ describe('spec.replicas outside int32', () => {
     expect(outcome).toMatchObject({ ok: false, code: 400, message: expect.stringMatching(/spec\.replicas must be an integer from 0 to 2147483647/) });
   });
 });
+
+describe('request-sized inputs stay linear and never overflow the stack', () => {
+  it('aggregates more member statuses than a spread argument list can hold', () => {
+    const items: AggregatedStatusItem[] = Array.from({ length: 150_000 }, (_, i) => ({
+      clusterName: `member${i}`,
+      applied: true,
+      status: { replicas: 1, collisionCount: i % 7, conditions: [{ type: 'FailedScale', status: i === 42 ? 'True' : 'False' }] },
+    }));
+    const out = cloneSet.aggregateStatus!(cs({ replicas: 1 }), items) as KObject;
+    expect(out.status.replicas).toBe(150_000);
+    expect(out.status.collisionCount).toBe(6);
+    expect(out.status.conditions).toEqual([{ type: 'FailedScale', status: 'True' }]);
+  });
+
+  it('formats no selector from values that are not strings, however deeply nested', () => {
+    let nested: unknown = 'x';
+    for (let depth = 0; depth < 100_000; depth++) nested = [nested];
+    expect(formatLabelSelector({ matchLabels: { app: nested } })).toBe('');
+    expect(formatLabelSelector({ matchExpressions: [{ key: 'app', operator: 'In', values: [nested] }] })).toBe('');
+    expect(formatLabelSelector({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }] })).toBe('app=web,tier in (a,b)');
+  });
+});

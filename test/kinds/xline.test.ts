@@ -242,3 +242,17 @@ describe('AggregateStatus follows Karmada\'s template-generation rule', () => {
     expect(out.status.conditions[0].message).not.toContain('member1 runs');
   });
 });
+
+describe('AggregateStatus on hostile member statuses', () => {
+  it('compares refs by name and namespace only, so a deeply nested value is simply not unanimous', () => {
+    let nested: unknown = { name: 'x' };
+    for (let depth = 0; depth < 100_000; depth++) nested = { name: 'meta-sts', namespace: 'xline', inner: nested };
+    const status = (ref: unknown) => ({ stage: 'complete', stageStatus: 'succeeded', specApplied: true, replicas: 3, resourceTemplateGeneration: 1, statefulSetRef: ref, serviceRef: { name: 'meta-svc', namespace: 'xline' } });
+    const out = goXlineClusterInterpreter.aggregateStatus!(goCluster(3), [
+      { clusterName: 'member1', applied: true, status: status(nested) },
+      { clusterName: 'member2', applied: true, status: status(nested) },
+    ]) as KObject;
+    expect(out.status.statefulSetRef).toBeUndefined();
+    expect(out.status.serviceRef).toEqual({ name: 'meta-svc', namespace: 'xline' });
+  });
+});

@@ -3,7 +3,7 @@
 // (lastApplySpecHash); nothing about member readiness, so health means "reconciled this spec".
 import type { KObject } from '../../../../src/interpreter/types.ts';
 import type { MemberVerdict, Reported, XlineApi } from '../../../shared/xline-cluster/api.ts';
-import { unanimous } from '../../../shared/xline-cluster/values.ts';
+import { objectRefKey, primitiveKey, unanimous } from '../../../shared/xline-cluster/values.ts';
 import { specApplied } from './spec-hash.ts';
 
 const STAGE_COMPLETE = 'complete';
@@ -51,9 +51,9 @@ function aggregate(
   else if (allComplete) out.stage = STAGE_COMPLETE;
   if (reported.some((r) => r.status.stageStatus === 'failed')) out.stageStatus = 'failed';
   else if (allComplete) out.stageStatus = 'succeeded';
-  for (const key of ['image', 'lastApplySpecHash', 'statefulSetRef', 'serviceRef']) {
-    const value = unanimous(reported.map((r) => r.status[key]));
-    if (value !== undefined) out[key] = value;
+  for (const [field, key] of [['image', primitiveKey], ['lastApplySpecHash', primitiveKey], ['statefulSetRef', objectRefKey], ['serviceRef', objectRefKey]] as const) {
+    const value = unanimous(reported.map((r) => r.status[field]), key);
+    if (value !== undefined) out[field] = value;
   }
   return out;
 }
