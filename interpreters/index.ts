@@ -5,11 +5,13 @@ import type { KindInterpreter } from '../src/interpreter/types.ts';
 import { cloneSet } from './apps.kruise.io/v1alpha1/CloneSet/index.ts';
 import { advancedStatefulSet } from './apps.kruise.io/v1beta1/StatefulSet/index.ts';
 import { workflowInterpreter } from './argoproj.io/v1alpha1/Workflow/index.ts';
-import { xlineClusterInterpreter } from './xline.io.datenlord.com/v1alpha1/XlineCluster/index.ts';
+import { goXlineClusterInterpreter } from './xline.io.datenlord.com/v1alpha1/XlineCluster/index.ts';
+import { rustXlineClusterInterpreter } from './xlineoperator.xline.cloud/v1alpha1/XlineCluster/index.ts';
 
 export const builtinInterpreters: KindInterpreter[] = [
   cloneSet,
   advancedStatefulSet,
   workflowInterpreter,
-  xlineClusterInterpreter,
+  goXlineClusterInterpreter,
+  rustXlineClusterInterpreter,
 ];

@@ -2,8 +2,8 @@
 //
 // karmadaPodRequirements ports Karmada's helper.GenerateReplicaRequirements (pkg/util/helper/binding.go)
 // with util.Resource (pkg/util/resource.go): what `kube.accuratePodRequirements` returns.
-// podTemplateRequirements is the improved variant for our TypeScript modules (kinds.md §1.3, §2.4):
-// Kubernetes' own effective-request rule (native sidecars, pod-level resources), plus priorityClassName.
+// podTemplateRequirements is the variant our TypeScript modules report: Kubernetes' own effective-request
+// rule (native sidecars, pod-level resources), plus priorityClassName.
 //
 // Both total resources the way Karmada's scheduler stores them: cpu as int64 milli-units (MilliValue,
 // rounded up), every other resource as int64 units (Value, rounded up), and print them with
@@ -12,9 +12,17 @@
 // too large for int64 becomes what Go's ScaledValue yields, sums wrap), so its output stays small;
 // podTemplateRequirements sums exactly in BigInt, bounded by the quantity limits of quantity.ts.
 
-import { InterpreterError, type KObject, type NodeClaim, type ReplicaRequirements } from '../interpreter/types.ts';
+import {
+  InterpreterError,
+  type KObject,
+  type NodeClaim,
+  type NodeSelector,
+  type NodeSelectorRequirement,
+  type NodeSelectorTerm,
+  type ReplicaRequirements,
+  type Toleration,
+} from '../interpreter/types.ts';
 import { Quantity, QuantityParseError, quoteForMessage } from './quantity.ts';
-import { copyJson } from '../interpreter/copy.ts';
 import { isHugePageResourceName, isScalarResourceName } from './resource-names.ts';
 
 type Totals = Map<string, bigint>;
@@ -138,18 +146,87 @@ function podSpecOf(podTemplateSpec: KObject | undefined): Record<string, any> {
   return isObject(podTemplateSpec) && isObject(podTemplateSpec.spec) ? podTemplateSpec.spec : {};
 }
 
+/** corev1.NodeSelectorRequirement as Go decodes and re-encodes it: key and operator always, string values. */
+function nodeSelectorRequirement(value: unknown): NodeSelectorRequirement | undefined {
+  if (!isObject(value)) return undefined;
+  const requirement: NodeSelectorRequirement = {
+    key: typeof value.key === 'string' ? value.key : '',
+    operator: typeof value.operator === 'string' ? value.operator : '',
+  };
+  const values = asArray(value.values).filter((v): v is string => typeof v === 'string');
+  if (values.length > 0) requirement.values = values;
+  return requirement;
+}
+
+function nodeSelectorRequirements(value: unknown): NodeSelectorRequirement[] {
+  const out: NodeSelectorRequirement[] = [];
+  for (const item of asArray(value)) {
+    const requirement = nodeSelectorRequirement(item);
+    if (requirement) out.push(requirement);
+  }
+  return out;
+}
+
+/** corev1.NodeSelectorTerm, typed: only matchExpressions and matchFields, empty lists left out. */
+export function nodeSelectorTerm(value: unknown): NodeSelectorTerm {
+  const term: NodeSelectorTerm = {};
+  if (!isObject(value)) return term;
+  const matchExpressions = nodeSelectorRequirements(value.matchExpressions);
+  const matchFields = nodeSelectorRequirements(value.matchFields);
+  if (matchExpressions.length > 0) term.matchExpressions = matchExpressions;
+  if (matchFields.length > 0) term.matchFields = matchFields;
+  return term;
+}
+
+/**
+ * corev1.NodeSelector (a required node affinity), typed the way Go decodes it: unknown fields and
+ * values of the wrong type are dropped, so the copy is bounded by the schema's depth whatever the input.
+ */
+export function typedNodeSelector(value: Record<string, any>): NodeSelector {
+  // Go encodes a nil nodeSelectorTerms as null, which reads as absent: leave the key out then.
+  if (value.nodeSelectorTerms === undefined || value.nodeSelectorTerms === null) return {} as NodeSelector;
+  return { nodeSelectorTerms: asArray(value.nodeSelectorTerms).map(nodeSelectorTerm) };
+}
+
+/** corev1.Toleration, typed: string fields when non-empty (omitempty), an integer tolerationSeconds. */
+export function typedToleration(value: unknown): Toleration | undefined {
+  if (!isObject(value)) return undefined;
+  const toleration: Toleration = {};
+  for (const field of ['key', 'operator', 'value', 'effect'] as const) {
+    if (typeof value[field] === 'string' && value[field] !== '') toleration[field] = value[field];
+  }
+  if (Number.isInteger(value.tolerationSeconds)) toleration.tolerationSeconds = value.tolerationSeconds;
+  return toleration;
+}
+
+export function typedTolerations(value: unknown): Toleration[] {
+  const out: Toleration[] = [];
+  for (const item of asArray(value)) {
+    const toleration = typedToleration(item);
+    if (toleration) out.push(toleration);
+  }
+  return out;
+}
+
+/** A nodeSelector map, typed: string values only (Go's map[string]string). */
+export function typedNodeSelectorMap(value: Record<string, any>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, label] of Object.entries(value)) if (typeof label === 'string') out[key] = label;
+  return out;
+}
+
 /** helper.GenerateNodeClaimByPodSpec, as its JSON (omitempty) would read; undefined when Go returns nil. */
 function karmadaNodeClaim(spec: Record<string, any>): NodeClaim | undefined {
-  const nodeSelector = isObject(spec.nodeSelector) ? spec.nodeSelector : undefined;
-  const tolerations = asArray(spec.tolerations);
+  const nodeSelector = isObject(spec.nodeSelector) ? typedNodeSelectorMap(spec.nodeSelector) : undefined;
+  const tolerations = typedTolerations(spec.tolerations);
   const required = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  const hardNodeAffinity = isObject(required) ? required : undefined;
+  const hardNodeAffinity = isObject(required) ? typedNodeSelector(required) : undefined;
   // Go tests `NodeSelector == nil`: an explicit empty map still yields a (JSON-empty) claim.
   if (nodeSelector === undefined && hardNodeAffinity === undefined && tolerations.length === 0) return undefined;
   const claim: NodeClaim = {};
-  if (hardNodeAffinity) claim.hardNodeAffinity = copyJson(hardNodeAffinity) as NodeClaim['hardNodeAffinity'];
-  if (nodeSelector && Object.keys(nodeSelector).length > 0) claim.nodeSelector = copyJson(nodeSelector);
-  if (tolerations.length > 0) claim.tolerations = copyJson(tolerations);
+  if (hardNodeAffinity) claim.hardNodeAffinity = hardNodeAffinity;
+  if (nodeSelector && Object.keys(nodeSelector).length > 0) claim.nodeSelector = nodeSelector;
+  if (tolerations.length > 0) claim.tolerations = tolerations;
   return claim;
 }
 
@@ -226,7 +303,7 @@ function podEffectiveRequests(spec: Record<string, any>): Totals {
 }
 
 /**
- * The requirement our TypeScript modules report (kinds.md §1.3/§2.4): Kubernetes' effective request
+ * The requirement our TypeScript modules report: Kubernetes' effective request
  * (see podEffectiveRequests), the node claim (empty parts omitted), priorityClassName when set and
  * `namespace` when given. Undefined when there is neither a node claim nor a positive request
  * (a priority class alone is not reported, as in Karmada). Throws InterpreterError(400) on an invalid quantity.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { karmadaPodDependencies, podTemplateDependencies } from '../../src/k8s/podtemplate.ts';
 
-/** kinds.md §7.1 C8: CloneSet template whose `data` volume comes from a volumeClaimTemplate. */
+/** C8: CloneSet template whose `data` volume comes from a volumeClaimTemplate. */
 const c8Template = {
   spec: {
     serviceAccountName: 'web-sa',
@@ -20,7 +20,7 @@ const c8Template = {
 const ref = (kind: string, name: string, namespace = 'shop') => ({ apiVersion: 'v1', kind, namespace, name });
 
 describe('podTemplateDependencies', () => {
-  it('C8: VCT-named PVC excluded, sorted by kind then name (kinds.md §7.1)', () => {
+  it('C8: VCT-named PVC excluded, sorted by kind then name', () => {
     expect(podTemplateDependencies(c8Template, 'shop', { excludeClaimNames: ['data'] })).toEqual([
       ref('ConfigMap', 'web-conf'),
       ref('PersistentVolumeClaim', 'shared-cache'),

@@ -3,7 +3,7 @@ import { InterpreterError } from '../../src/interpreter/types.ts';
 import { karmadaPodRequirements, podTemplateRequirements } from '../../src/k8s/podtemplate.ts';
 import { isScalarResourceName } from '../../src/k8s/resource-names.ts';
 
-/** kinds.md §7.1 C1: the CloneSet pod template with a native sidecar and an ordinary init container. */
+/** C1: the CloneSet pod template with a native sidecar and an ordinary init container. */
 function c1Template() {
   return {
     metadata: { labels: { app: 'web' } },
@@ -209,7 +209,7 @@ describe('karmadaPodRequirements (helper.GenerateReplicaRequirements)', () => {
 });
 
 describe('podTemplateRequirements (Kubernetes effective request)', () => {
-  it('C1: sidecar-aware requests 1200m / 704Mi, node claim and priorityClassName (kinds.md §7.1)', () => {
+  it('C1: sidecar-aware requests 1200m / 704Mi, node claim and priorityClassName', () => {
     expect(podTemplateRequirements(c1Template())).toEqual({
       resourceRequest: { cpu: '1200m', memory: '704Mi' },
       nodeClaim: c1NodeClaim,

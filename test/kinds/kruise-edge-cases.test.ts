@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mergeConditions } from '../../interpreters/apps.kruise.io/shared/conditions.ts';
-import { formatLabelSelector } from '../../interpreters/apps.kruise.io/shared/labelselector.ts';
+import { formatLabelSelector } from '../../interpreters/apps.kruise.io/shared/label-selector.ts';
 import { cloneSet } from '../../interpreters/apps.kruise.io/v1alpha1/CloneSet/index.ts';
 import { advancedStatefulSet, PROPAGATE_GOVERNING_SERVICE_ANNOTATION } from '../../interpreters/apps.kruise.io/v1beta1/StatefulSet/index.ts';
 import { InterpreterError, type AggregatedStatusItem, type KObject } from '../../src/interpreter/types.ts';
@@ -159,7 +159,7 @@ describe('preservation rules always yield valid labels', () => {
   });
 });
 
-describe('preservation values (kinds.md §7.5)', () => {
+describe('preservation values', () => {
   it('carries the revision and counters into label values', () => {
     const member = cs({ replicas: 3 }, { status: { updateRevision: 'web-6d9f', updatedReplicas: 2, expectedUpdatedReplicas: 2 } });
     expect(evaluatePreservation(cloneSet.preservation!, cloneSet.reflectStatus!(member)).labels).toEqual({
@@ -174,6 +174,35 @@ describe('preservation values (kinds.md §7.5)', () => {
       'failover.karmada.io/current-replicas': '0',
       'failover.karmada.io/updated-replicas': '3',
     });
+  });
+});
+
+// Kruise's reserveOrdinals (apis/apps/v1beta1/statefulset_types.go) can be set in the member (pod
+// migration) or by the control plane; Retain records which, as Karmada records managed annotations
+// (karmada-io/karmada pkg/util/annotation.go), so a removal from the template wins.
+describe('Advanced StatefulSet reserveOrdinals ownership', () => {
+  const RECORD = 'interpreter.karmada.io/managed-fields';
+  const reserveArbitrary = fc.option(fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 3 }), { nil: undefined });
+  const withRecord = (obj: KObject, recorded: boolean): KObject => (recorded ? { ...obj, metadata: { ...obj.metadata, annotations: { [RECORD]: 'spec.reserveOrdinals' } } } : obj);
+
+  it('template reserves win; recorded and removed are released; member-only reserves stay', () => {
+    fc.assert(
+      fc.property(reserveArbitrary, reserveArbitrary, fc.boolean(), (template, memberValue, recorded) => {
+        const desired = asts(template === undefined ? { replicas: 3 } : { replicas: 3, reserveOrdinals: template });
+        const observed = withRecord(asts(memberValue === undefined ? { replicas: 3 } : { replicas: 3, reserveOrdinals: memberValue }), recorded);
+        const result = advancedStatefulSet.retain!(structuredClone(desired), observed) as KObject;
+        const templateSets = (template ?? []).length > 0;
+        const expected = templateSets || recorded || (memberValue ?? []).length === 0 ? template : memberValue;
+        expect(result.spec.reserveOrdinals).toEqual(expected);
+        expect(result.metadata.annotations?.[RECORD]).toBe(templateSets ? 'spec.reserveOrdinals' : undefined);
+      }),
+    );
+  });
+
+  it('records reserveOrdinals set by the template in the manifest ReviseReplica builds', () => {
+    const revised = advancedStatefulSet.reviseReplica!(asts({ replicas: 4, reserveOrdinals: [2] }), 2) as KObject;
+    expect(revised.metadata.annotations).toEqual({ [RECORD]: 'spec.reserveOrdinals' });
+    expect((advancedStatefulSet.reviseReplica!(asts({ replicas: 4 }), 2) as KObject).metadata).toEqual(asts().metadata);
   });
 });
 
@@ -228,5 +257,27 @@ describe('spec.replicas outside int32', () => {
       object: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'web' }, spec: { replicas } },
     });
     expect(outcome).toMatchObject({ ok: false, code: 400, message: expect.stringMatching(/spec\.replicas must be an integer from 0 to 2147483647/) });
+  });
+});
+
+describe('request-sized inputs stay linear and never overflow the stack', () => {
+  it('aggregates more member statuses than a spread argument list can hold', () => {
+    const items: AggregatedStatusItem[] = Array.from({ length: 150_000 }, (_, i) => ({
+      clusterName: `member${i}`,
+      applied: true,
+      status: { replicas: 1, collisionCount: i % 7, conditions: [{ type: 'FailedScale', status: i === 42 ? 'True' : 'False' }] },
+    }));
+    const out = cloneSet.aggregateStatus!(cs({ replicas: 1 }), items) as KObject;
+    expect(out.status.replicas).toBe(150_000);
+    expect(out.status.collisionCount).toBe(6);
+    expect(out.status.conditions).toEqual([{ type: 'FailedScale', status: 'True' }]);
+  });
+
+  it('formats no selector from values that are not strings, however deeply nested', () => {
+    let nested: unknown = 'x';
+    for (let depth = 0; depth < 100_000; depth++) nested = [nested];
+    expect(formatLabelSelector({ matchLabels: { app: nested } })).toBe('');
+    expect(formatLabelSelector({ matchExpressions: [{ key: 'app', operator: 'In', values: [nested] }] })).toBe('');
+    expect(formatLabelSelector({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }] })).toBe('app=web,tier in (a,b)');
   });
 });

@@ -1,4 +1,4 @@
-// Karmada's own Workflow cases (../shared/conformance), through the same dispatch the server uses and
+// Karmada's own Workflow cases (conformance-corpus.ts), through the same dispatch the server uses and
 // compared the way Karmada's harness compares. Cases in conformance-differences.yaml must still differ
 // (if one starts passing, the list and the README are stale); every other case must pass.
 // Our own testdata/ cases run in test/testdata.test.ts.
@@ -10,8 +10,9 @@ import { parse } from 'yaml';
 import { createRegistry } from '../../src/interpreter/setup.ts';
 import { compareResults, loadTestCases, type TestCase } from '../../src/interpreter/testcases.ts';
 import { findTestdataFiles, runCaseInProcess } from '../../src/interpreter/testrunner.ts';
+import { kindTestdata, MISSING_CORPUS } from './conformance-corpus.ts';
 
-const conformanceDir = fileURLToPath(new URL('../../../shared/conformance/karmada/argoproj.io/v1alpha1/Workflow/testdata', import.meta.url));
+const conformanceDir = kindTestdata('argoproj.io/v1alpha1/Workflow');
 const kindDir = fileURLToPath(new URL('../../interpreters/argoproj.io/v1alpha1/Workflow', import.meta.url));
 
 /** Karmada case name → why we answer differently (conformance-differences.yaml, explained in README.md). */
@@ -25,9 +26,13 @@ async function casesIn(dir: string): Promise<TestCase[]> {
 
 const loaded = await createRegistry();
 afterAll(() => loaded.close());
-// A clone without ../shared next to it has no Karmada cases: skip them rather than fail (as the kruise test does).
+// Without Karmada's cases the tests below are skipped, and a skipped test says why.
 const haveConformance = existsSync(conformanceDir);
 const conformanceCases = haveConformance ? await casesIn(conformanceDir) : [];
+
+describe('Workflow: Karmada conformance corpus', () => {
+  it.skipIf(haveConformance)(`skipped: ${MISSING_CORPUS}`, () => {});
+});
 
 describe.skipIf(!haveConformance)('Workflow: Karmada conformance cases', () => {
   it('loads every Karmada case', () => {

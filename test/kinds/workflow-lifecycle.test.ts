@@ -1,4 +1,6 @@
 // Workflow Retain, ReviseReplica and InterpretHealth edge cases beyond the Karmada-format testdata.
+// Retain records the member-owned fields the control plane set, as Karmada records managed labels and
+// annotations (karmada-io/karmada pkg/util/annotation.go, pkg/util/label.go).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { interpretHealth } from '../../interpreters/argoproj.io/v1alpha1/Workflow/health.ts';
@@ -18,31 +20,66 @@ function workflow(spec: Record<string, unknown>, status?: Record<string, unknown
 
 const isSet = (value: unknown) => value !== undefined && value !== null && value !== '';
 
+const RECORD = 'interpreter.karmada.io/managed-fields';
+const recordOf = (object: Record<string, any>): string[] => (object.metadata?.annotations?.[RECORD] ?? '').split(',').filter(Boolean);
+const recordArbitrary = fc.subarray(['spec.suspend', 'spec.shutdown', 'spec.activeDeadlineSeconds']);
+
+function member(spec: Record<string, unknown>, record: string[], status?: Record<string, unknown>): Record<string, any> {
+  const object = workflow(spec, status);
+  if (record.length > 0) object.metadata.annotations = { [RECORD]: record.join(',') };
+  return object;
+}
+
 describe('Workflow retain', () => {
-  it('keeps every explicit template value and otherwise takes the member value', () => {
+  it('keeps an explicit template value, drops a value the control plane set and removed, else keeps the member\'s', () => {
     fc.assert(
-      fc.property(specArbitrary, specArbitrary, statusArbitrary, (desiredSpec, observedSpec, status) => {
-        const result = retain(workflow(structuredClone(desiredSpec)), workflow(structuredClone(observedSpec), status));
-        for (const field of ['suspend', 'shutdown'] as const) {
-          const expected = isSet(desiredSpec[field]) ? desiredSpec[field] : isSet(observedSpec[field]) ? observedSpec[field] : desiredSpec[field];
+      fc.property(specArbitrary, specArbitrary, recordArbitrary, statusArbitrary, (desiredSpec, observedSpec, record, status) => {
+        const result = retain(workflow(structuredClone(desiredSpec)), member(structuredClone(observedSpec), record, status));
+        for (const field of ['suspend', 'shutdown', 'activeDeadlineSeconds'] as const) {
+          const keepable = field === 'activeDeadlineSeconds' ? observedSpec[field] === 0 : isSet(observedSpec[field]);
+          const expected = isSet(desiredSpec[field]) || record.includes(`spec.${field}`) || !keepable ? desiredSpec[field] : observedSpec[field];
           expect(result.spec[field]).toEqual(expected);
         }
-        const deadline = isSet(desiredSpec.activeDeadlineSeconds) ? desiredSpec.activeDeadlineSeconds : observedSpec.activeDeadlineSeconds === 0 ? 0 : desiredSpec.activeDeadlineSeconds;
-        expect(result.spec.activeDeadlineSeconds).toEqual(deadline);
+        expect(recordOf(result).sort()).toEqual((['suspend', 'shutdown', 'activeDeadlineSeconds'] as const).filter((f) => isSet(desiredSpec[f])).map((f) => `spec.${f}`).sort());
         expect(result.status).toEqual(status);
       }),
     );
   });
 
-  it('is idempotent (a second re-apply changes nothing)', () => {
+  it('reaches a fixed point: retaining again against the object it produced changes nothing', () => {
     fc.assert(
-      fc.property(specArbitrary, specArbitrary, statusArbitrary, (desiredSpec, observedSpec, status) => {
-        const observed = workflow(observedSpec, status);
-        const once = retain(workflow(structuredClone(desiredSpec)), structuredClone(observed));
-        const twice = retain(structuredClone(once), structuredClone(observed));
+      fc.property(specArbitrary, specArbitrary, recordArbitrary, statusArbitrary, (desiredSpec, observedSpec, record, status) => {
+        const once = retain(workflow(structuredClone(desiredSpec)), member(structuredClone(observedSpec), record, status));
+        const twice = retain(workflow(structuredClone(desiredSpec)), structuredClone(once));
         expect(twice).toEqual(once);
       }),
     );
+  });
+
+  // The lifecycle of argo-workflows workflow/util/util.go: SuspendWorkflow sets spec.suspend true,
+  // ResumeWorkflow sets it to nil; StopWorkflow/TerminateWorkflow set spec.shutdown, retry clears it.
+  it('lets a control-plane resume take effect after a control-plane suspend', () => {
+    const created = reviseReplica(workflow({ entrypoint: 'main' }), 1);
+    const suspended = retain(workflow({ entrypoint: 'main', suspend: true }), { ...created, status: { phase: 'Running' } });
+    expect(suspended.spec.suspend).toBe(true);
+    const resumed = retain(workflow({ entrypoint: 'main' }), suspended);
+    expect(resumed.spec).toEqual({ entrypoint: 'main' });
+    expect(recordOf(resumed)).toEqual([]);
+  });
+
+  it('lets a control-plane resume take effect for a workflow submitted suspended (recorded at creation by ReviseReplica)', () => {
+    const manifest = reviseReplica(workflow({ entrypoint: 'main', suspend: true }), 1);
+    expect(recordOf(manifest)).toEqual(['spec.suspend']);
+    const resumed = retain(workflow({ entrypoint: 'main' }), { ...manifest, status: { phase: 'Running' } });
+    expect(resumed.spec).toEqual({ entrypoint: 'main' });
+  });
+
+  it('keeps argo suspend, stop and terminate run in the member, across any number of re-applies', () => {
+    let observed = member({ entrypoint: 'main', suspend: true, shutdown: 'Terminate' }, [], { phase: 'Running' });
+    for (let round = 0; round < 3; round++) {
+      observed = retain(workflow({ entrypoint: 'main' }), structuredClone(observed));
+      expect(observed.spec).toEqual({ entrypoint: 'main', suspend: true, shutdown: 'Terminate' });
+    }
   });
 
   it('adds a spec only when there is something to keep', () => {
@@ -58,11 +95,21 @@ describe('Workflow retain', () => {
 });
 
 describe('Workflow reviseReplica', () => {
-  it('returns the workflow unchanged for any share', () => {
+  it('returns the workflow unchanged for any share, parallelism included', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 1000 }), fc.option(fc.integer({ min: 1, max: 50 }), { nil: undefined }), (share, parallelism) => {
         const object = workflow(parallelism === undefined ? { entrypoint: 'main' } : { entrypoint: 'main', parallelism });
         expect(reviseReplica(structuredClone(object), share)).toEqual(object);
+      }),
+    );
+  });
+
+  it('only records which member-owned fields the template sets', () => {
+    fc.assert(
+      fc.property(specArbitrary, fc.integer({ min: 0, max: 10 }), (spec, share) => {
+        const revised = reviseReplica(workflow(structuredClone(spec)), share);
+        expect(revised.spec).toEqual(spec);
+        expect(recordOf(revised).sort()).toEqual((['suspend', 'shutdown', 'activeDeadlineSeconds'] as const).filter((f) => isSet(spec[f])).map((f) => `spec.${f}`).sort());
       }),
     );
   });

@@ -1,5 +1,5 @@
 // Workflow InterpretReplica edge cases: the envelope over templates, Argo's templateDefaults typing,
-// pod-level resources, native sidecars, and the single node claim.
+// pod-level resources, native sidecars, and the node claim built the way Argo builds pods.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getReplicas } from '../../interpreters/argoproj.io/v1alpha1/Workflow/requirements.ts';
@@ -88,17 +88,17 @@ describe('Workflow getReplicas', () => {
     expect(result.requirements?.resourceRequest).toEqual({ cpu: '150m' });
   });
 
-  it('takes tolerations from templates that all agree while nodeSelector falls back to the workflow', () => {
-    const toleration = [{ key: 'gpu', operator: 'Exists' }];
+  it('claims every pod\'s nodeSelector and tolerations when templates disagree, and ignores steps templates\' own pods', () => {
     const result = getReplicas(workflow({
+      entrypoint: 'flow',
       nodeSelector: { pool: 'default' },
       templates: [
-        { name: 'a', nodeSelector: { gpu: 'a100' }, tolerations: toleration, container: { image: 'a' } },
-        { name: 'b', nodeSelector: { gpu: 'h100' }, tolerations: toleration, container: { image: 'b' } },
-        { name: 'flow', steps: [[{ name: 'x', template: 'a' }]], tolerations: [{ key: 'ignored', operator: 'Exists' }] },
+        { name: 'a', nodeSelector: { gpu: 'a100' }, tolerations: [{ key: 'gpu', operator: 'Exists' }], container: { image: 'a' } },
+        { name: 'b', container: { image: 'b' } },
+        { name: 'flow', steps: [[{ name: 'x', template: 'a' }, { name: 'y', template: 'b' }]] },
       ],
     }));
-    expect(result.requirements?.nodeClaim).toEqual({ nodeSelector: { pool: 'default' }, tolerations: toleration });
+    expect(result.requirements?.nodeClaim).toEqual({ nodeSelector: { gpu: 'a100', pool: 'default' }, tolerations: [{ key: 'gpu', operator: 'Exists' }] });
   });
 
   it('reports the priority class even when nothing else is known', () => {

@@ -2,6 +2,8 @@
 // recommended preservation rules always evaluate to valid label values.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { brotliCompressSync, gzipSync, zstdCompressSync } from 'node:zlib';
+import { MAX_DECOMPRESSED_NODES_BYTES } from '../../interpreters/argoproj.io/v1alpha1/Workflow/nodes.ts';
 import { preservation } from '../../interpreters/argoproj.io/v1alpha1/Workflow/preservation.ts';
 import { reflectStatus } from '../../interpreters/argoproj.io/v1alpha1/Workflow/status.ts';
 import { executeJsonPath } from '../../src/jsonpath/index.ts';
@@ -18,7 +20,10 @@ const workflowArbitrary = fc.record(
       {
         phase: fc.constantFrom(...PHASES),
         progress: fc.constantFrom('0/1', '2/4'),
-        nodes: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.record({ phase: fc.constantFrom('Pending', 'Running', 'Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted', 'Weird') })),
+        nodes: fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 8 }),
+          fc.record({ phase: fc.constantFrom('Pending', 'Running', 'Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted', 'Weird'), type: fc.constantFrom('Pod', 'Steps', 'DAG', 'Suspend', 'Retry') }, { requiredKeys: ['phase'] }),
+        ),
         storedTemplates: fc.dictionary(fc.string(), fc.object()),
         storedWorkflowTemplateSpec: fc.object(),
         compressedNodes: fc.string(),
@@ -62,6 +67,34 @@ describe('Workflow reflectStatus', () => {
     );
   });
 
+  it('reflects suspended exactly as Argo\'s IsWorkflowSuspended: spec.suspend, or an active Suspend node', () => {
+    // argo-workflows workflow/util/util.go IsWorkflowSuspended; NodeStatus.IsActiveSuspendNode is
+    // type Suspend and phase Running (workflow_types.go).
+    fc.assert(
+      fc.property(workflowArbitrary, (workflow) => {
+        const nodes: Record<string, any> = workflow.status?.nodes ?? {};
+        const expected = workflow.spec?.suspend === true || Object.values(nodes).some((node) => node.type === 'Suspend' && node.phase === 'Running');
+        expect(reflectStatus(structuredClone(workflow)).suspended).toBe(expected);
+      }),
+    );
+  });
+
+  it('reads compressed nodes in every format Argo writes (gzip, zstd, brotli), as its packer does', () => {
+    const nodes = { 'w-1': { type: 'Steps', phase: 'Running' }, 'w-2': { type: 'Suspend', phase: 'Running', displayName: 'approve' }, 'w-3': { type: 'Pod', phase: 'Succeeded' } };
+    for (const compress of [gzipSync, zstdCompressSync, brotliCompressSync]) {
+      const compressedNodes = compress(Buffer.from(JSON.stringify(nodes))).toString('base64');
+      expect(reflectStatus({ status: { phase: 'Running', compressedNodes } })).toMatchObject({ suspended: true, nodeSummary: { Running: 2, Succeeded: 1 } });
+    }
+  });
+
+  it('treats compressed nodes that expand past the cap, or do not decode, as unknown', () => {
+    const huge = { gate: { type: 'Suspend', phase: 'Running', pad: 'x'.repeat(MAX_DECOMPRESSED_NODES_BYTES) } };
+    const compressedNodes = gzipSync(Buffer.from(JSON.stringify(huge))).toString('base64');
+    expect(compressedNodes.length).toBeLessThan(100_000);
+    expect(reflectStatus({ status: { phase: 'Running', compressedNodes } })).toEqual({ phase: 'Running', suspended: false });
+    expect(reflectStatus({ spec: { suspend: true }, status: { phase: 'Running', compressedNodes: 'not base64 gzip' } })).toEqual({ phase: 'Running', suspended: true });
+  });
+
   it('reflects an empty node map as an empty summary', () => {
     expect(reflectStatus({ status: { phase: 'Running', nodes: {} } }).nodeSummary).toEqual({});
   });
@@ -94,5 +127,11 @@ describe('Workflow recommended state preservation', () => {
     const reflected = reflectStatus({ spec: { suspend: true }, status: { phase: 'Failed' } });
     const labels = Object.fromEntries(preservation.map((rule) => [rule.aliasLabelName, executeJsonPath(rule.jsonPath, reflected)]));
     expect(labels).toEqual({ 'failover.karmada.io/workflow-phase': 'Failed', 'failover.karmada.io/workflow-suspended': 'true' });
+  });
+
+  it('records a run waiting at an approval gate (an active Suspend node) as suspended', () => {
+    const reflected = reflectStatus({ spec: {}, status: { phase: 'Running', nodes: { 'w-1': { type: 'Suspend', phase: 'Running', displayName: 'approve' } } } });
+    const labels = Object.fromEntries(preservation.map((rule) => [rule.aliasLabelName, executeJsonPath(rule.jsonPath, reflected)]));
+    expect(labels).toEqual({ 'failover.karmada.io/workflow-phase': 'Running', 'failover.karmada.io/workflow-suspended': 'true' });
   });
 });

@@ -3,8 +3,8 @@
 // escaping); expected digests were computed independently with coreutils `md5sum` over those bytes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { goMarshal, goQuote } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/goJson.ts';
-import { md5Hex, operatorSpecHash, SPEC_LAYOUTS, specApplied } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/specHash.ts';
+import { goMarshal, goQuote } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/go-json.ts';
+import { md5Hex, operatorSpecHash, SPEC_LAYOUTS, specApplied } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/spec-hash.ts';
 
 const layout = (name: string) => {
   const found = SPEC_LAYOUTS.find((l) => l.name === name);
@@ -22,7 +22,7 @@ describe('Go json.Marshal of XlineClusterSpec', () => {
     expect(goMarshal(spec, FFE15CD)).toBe('{"image":"ghcr.io/xline-kv/xline:v0.6.1","bootstrapArgs":{},"replicas":3}');
   });
 
-  it('hashes the kinds.md X1 spec to the md5 of the Go bytes', () => {
+  it('hashes the Go operator sample spec to the md5 of the Go bytes', () => {
     const spec = { image: 'ghcr.io/xline-kv/xline:v0.6.1', imagePullPolicy: 'IfNotPresent', replicas: 3 };
     expect(goMarshal(spec, FFE15CD)).toBe('{"image":"ghcr.io/xline-kv/xline:v0.6.1","bootstrapArgs":{},"imagePullPolicy":"IfNotPresent","replicas":3}');
     expect(operatorSpecHash(spec, FFE15CD)).toBe('73e8b484f8252503fabf69bad7d2ea2d');

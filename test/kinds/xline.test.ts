@@ -3,16 +3,29 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { builtinInterpreters } from '../../interpreters/index.ts';
-import { xlineClusterInterpreter as xline } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/index.ts';
-import { placementVerdict } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/quorum.ts';
-import { XLINE_APIS } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/versions.ts';
+import { placementVerdict } from '../../interpreters/shared/xline-cluster/quorum.ts';
+import { goOperator } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/go-operator.ts';
+import { goXlineClusterInterpreter } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/index.ts';
+import { rustXlineClusterInterpreter } from '../../interpreters/xlineoperator.xline.cloud/v1alpha1/XlineCluster/index.ts';
+import { rustOperator } from '../../interpreters/xlineoperator.xline.cloud/v1alpha1/XlineCluster/rust-operator.ts';
 import { interpret } from '../../src/interpreter/dispatch.ts';
 import { Registry } from '../../src/interpreter/registry.ts';
-import { InterpreterError, type KObject } from '../../src/interpreter/types.ts';
+import { InterpreterError, type AggregatedStatusItem, type KindInterpreter, type KObject } from '../../src/interpreter/types.ts';
 import { evaluatePreservation } from '../../src/preservation/index.ts';
 
 const GO = 'xline.io.datenlord.com/v1alpha1';
 const RUST = 'xlineoperator.xline.cloud/v1alpha1';
+const XLINE_APIS = [goOperator, rustOperator];
+const INTERPRETERS: Record<string, KindInterpreter> = { [GO]: goXlineClusterInterpreter, [RUST]: rustXlineClusterInterpreter };
+
+/** The interpreter the registry routes an object to (by its apiVersion), as the server would. */
+const xline = {
+  reviseReplica: (obj: KObject, share: number) => (INTERPRETERS[obj.apiVersion] ?? goXlineClusterInterpreter).reviseReplica!(obj, share),
+  getReplicas: (obj: KObject) => (INTERPRETERS[obj.apiVersion] ?? goXlineClusterInterpreter).getReplicas!(obj),
+  interpretHealth: (obj: KObject) => (INTERPRETERS[obj.apiVersion] ?? goXlineClusterInterpreter).interpretHealth!(obj),
+  reflectStatus: (obj: KObject) => (INTERPRETERS[obj.apiVersion] ?? goXlineClusterInterpreter).reflectStatus!(obj),
+  aggregateStatus: (obj: KObject, items: AggregatedStatusItem[]) => (INTERPRETERS[obj.apiVersion] ?? goXlineClusterInterpreter).aggregateStatus!(obj, items),
+};
 
 const goCluster = (replicas: number, status?: KObject): KObject => ({
   apiVersion: GO,
@@ -40,8 +53,11 @@ function thrown(fn: () => unknown): InterpreterError {
 }
 
 describe('registration', () => {
-  it('serves both operator APIs from the one built-in module', async () => {
-    expect(builtinInterpreters).toContain(xline);
+  it('serves each operator API from its own module', async () => {
+    expect(builtinInterpreters).toContain(goXlineClusterInterpreter);
+    expect(builtinInterpreters).toContain(rustXlineClusterInterpreter);
+    expect(goXlineClusterInterpreter.targets).toEqual([{ apiVersion: GO, kind: 'XlineCluster' }]);
+    expect(rustXlineClusterInterpreter.targets).toEqual([{ apiVersion: RUST, kind: 'XlineCluster' }]);
     const registry = new Registry({ 'builtin-ts': builtinInterpreters });
     for (const apiVersion of [GO, RUST]) expect(registry.serves(apiVersion, 'XlineCluster')).toBe(true);
   });
@@ -89,13 +105,16 @@ describe('InterpretReplica', () => {
     expect(thrown(() => xline.getReplicas!(obj)).code).toBe(400);
   });
 
-  it('refuses an apiVersion it does not know instead of guessing', () => {
-    expect(thrown(() => xline.getReplicas!({ ...rustCluster(3), apiVersion: 'xlineoperator.datenlord.io/v1' })).message).toContain('is not one of');
+  it('refuses an object of another apiVersion instead of guessing its layout', () => {
+    const error = thrown(() => rustXlineClusterInterpreter.getReplicas!({ ...rustCluster(3), apiVersion: 'xlineoperator.datenlord.io/v1' }));
+    expect(error.code).toBe(400);
+    expect(error.message).toContain(`is not ${RUST}`);
+    expect(thrown(() => goXlineClusterInterpreter.reflectStatus!(rustCluster(3))).message).toContain(`is not ${GO}`);
   });
 });
 
 describe('Rust operator health is quorum-aware', () => {
-  // quorum = n/2 + 1 (kinds.md §5.3): 3 → 2, 5 → 3, 7 → 4
+  // quorum = n/2 + 1 (a majority of n): 3 → 2, 5 → 3, 7 → 4
   const cases: Array<[size: number, quorum: number]> = [[3, 2], [5, 3], [7, 4], [4, 3]];
   for (const [size, quorum] of cases) {
     it(`size ${size}: healthy from ${quorum} available members, unhealthy at ${quorum - 1}`, () => {
@@ -117,7 +136,7 @@ describe('InterpretStatus', () => {
 
 describe('AggregateStatus', () => {
   it('names a cluster that is applied but has not reported yet, and claims no stage', () => {
-    const reconciled = { stage: 'complete', stageStatus: 'succeeded', specApplied: true, replicas: 3 };
+    const reconciled = { stage: 'complete', stageStatus: 'succeeded', specApplied: true, replicas: 3, resourceTemplateGeneration: 1 };
     const out = xline.aggregateStatus!(goCluster(3), [
       { clusterName: 'member1', applied: true, status: reconciled },
       { clusterName: 'member2', applied: true },
@@ -176,7 +195,64 @@ describe('recommended state preservation', () => {
     });
   }
 
-  it('publishes exactly the per-version rules on the module', () => {
-    expect(xline.preservation).toEqual([...rulesFor(GO), ...rulesFor(RUST)]);
+  it('publishes exactly its own rules on each module', () => {
+    expect(goXlineClusterInterpreter.preservation).toEqual(rulesFor(GO));
+    expect(rustXlineClusterInterpreter.preservation).toEqual(rulesFor(RUST));
+  });
+});
+
+describe('AggregateStatus follows Karmada\'s template-generation rule', () => {
+  // pkg/resourceinterpreter/default/native/aggregatestatus.go (karmada-io/karmada): a member counts as
+  // current only when its resourceTemplateGeneration (0 when absent) has reached the template's generation.
+  const reconciled = (resourceTemplateGeneration?: number): KObject => ({
+    stage: 'complete',
+    stageStatus: 'succeeded',
+    specApplied: true,
+    replicas: 3,
+    lastApplySpecHash: 'aaaa',
+    ...(resourceTemplateGeneration === undefined ? {} : { resourceTemplateGeneration }),
+  });
+  const memberGeneration = fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined });
+
+  it('Go: Reconciled and stage complete exactly when every member has reached the template generation', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 6 }), fc.array(memberGeneration, { minLength: 1, maxLength: 4 }), (generation, members) => {
+        const template = { ...goCluster(3), metadata: { ...goCluster(3).metadata, generation } };
+        const items = members.map((g, i) => ({ clusterName: `member${i + 1}`, applied: true, status: reconciled(g) }));
+        const out = goXlineClusterInterpreter.aggregateStatus!(structuredClone(template), items) as KObject;
+        const current = members.every((g) => (g ?? 0) >= generation);
+        expect(out.status.conditions[0]).toMatchObject({ type: 'Reconciled', status: current ? 'True' : 'False' });
+        expect(out.status.stage).toBe(current ? 'complete' : undefined);
+        expect(out.status.stageStatus).toBe(current ? 'succeeded' : undefined);
+        for (const [i, g] of members.entries()) {
+          expect(out.status.conditions[0].message.includes(`member${i + 1} has not received the latest template`)).toBe((g ?? 0) < generation);
+        }
+      }),
+    );
+  });
+
+  it('Rust: a lagging member keeps QuorumAvailable True and is named', () => {
+    const template = { ...rustCluster(3), metadata: { ...rustCluster(3).metadata, generation: 2 } };
+    const out = rustXlineClusterInterpreter.aggregateStatus!(template, [
+      { clusterName: 'member1', applied: true, status: { available: 3, size: 3, resourceTemplateGeneration: 2 } },
+      { clusterName: 'member2', applied: true, status: { available: 3, size: 3, resourceTemplateGeneration: 1 } },
+    ]) as KObject;
+    expect(out.status.conditions[0]).toMatchObject({ type: 'QuorumAvailable', status: 'True' });
+    expect(out.status.conditions[0].message).toContain('member2 runs template generation 1, the template is at 2');
+    expect(out.status.conditions[0].message).not.toContain('member1 runs');
+  });
+});
+
+describe('AggregateStatus on hostile member statuses', () => {
+  it('compares refs by name and namespace only, so a deeply nested value is simply not unanimous', () => {
+    let nested: unknown = { name: 'x' };
+    for (let depth = 0; depth < 100_000; depth++) nested = { name: 'meta-sts', namespace: 'xline', inner: nested };
+    const status = (ref: unknown) => ({ stage: 'complete', stageStatus: 'succeeded', specApplied: true, replicas: 3, resourceTemplateGeneration: 1, statefulSetRef: ref, serviceRef: { name: 'meta-svc', namespace: 'xline' } });
+    const out = goXlineClusterInterpreter.aggregateStatus!(goCluster(3), [
+      { clusterName: 'member1', applied: true, status: status(nested) },
+      { clusterName: 'member2', applied: true, status: status(nested) },
+    ]) as KObject;
+    expect(out.status.statefulSetRef).toBeUndefined();
+    expect(out.status.serviceRef).toEqual({ name: 'meta-svc', namespace: 'xline' });
   });
 });

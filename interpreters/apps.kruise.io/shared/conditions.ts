@@ -42,7 +42,9 @@ export function mergeConditions(members: MemberConditions[]): JsonObject[] | und
   if (byType.size === 0) return undefined;
   const merged: JsonObject[] = [];
   for (const [type, reports] of byType) {
-    const worst = Math.min(...reports.map((r) => severity(type, r.condition.status)));
+    // A loop, not Math.min(...list): spreading a request-sized list overflows the call stack.
+    let worst = Infinity;
+    for (const r of reports) worst = Math.min(worst, severity(type, r.condition.status));
     const chosen = reports.filter((r) => severity(type, r.condition.status) === worst);
     const out: JsonObject = { type, status: chosen[0]!.condition.status };
     const reason = chosen.map((r) => r.condition.reason).find((v) => typeof v === 'string' && v !== '');

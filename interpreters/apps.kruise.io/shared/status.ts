@@ -4,7 +4,7 @@ import type { AggregatedStatusItem, KObject } from '../../../src/interpreter/typ
 import { mergeConditions } from './conditions.ts';
 import { intOr0, isObject, stringOrEmpty, type JsonObject } from './fields.ts';
 import { aggregatedObservedGeneration, generationFields } from './generation.ts';
-import { formatLabelSelector } from './labelselector.ts';
+import { formatLabelSelector } from './label-selector.ts';
 
 export interface StatusProfile {
   /** Pod counters: reflected even when 0, summed across members, always written. */
@@ -82,8 +82,10 @@ export function aggregateKruiseStatus(template: KObject, items: AggregatedStatus
     statuses.map((s) => s.labelSelector).find((v): v is string => typeof v === 'string' && v !== '') ??
     formatLabelSelector(isObject(template.spec) ? template.spec.selector : undefined);
 
-  const collisionCounts = statuses.map((s) => s.collisionCount).filter((v): v is number => Number.isInteger(v));
-  if (collisionCounts.length > 0) status.collisionCount = Math.max(...collisionCounts);
+  // A loop, not Math.max(...list): spreading a request-sized list overflows the call stack.
+  let collisionCount: number | undefined;
+  for (const s of statuses) if (Number.isInteger(s.collisionCount) && (collisionCount === undefined || s.collisionCount > collisionCount)) collisionCount = s.collisionCount;
+  if (collisionCount !== undefined) status.collisionCount = collisionCount;
   const conditions = mergeConditions(reports.map((item) => ({ clusterName: item.clusterName, conditions: item.status.conditions })));
   if (conditions !== undefined) status.conditions = conditions;
   if (profile.volumeClaims) {

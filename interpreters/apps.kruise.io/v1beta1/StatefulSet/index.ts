@@ -5,6 +5,7 @@ import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.ts';
 import { volumeClaimTemplateNames } from '../../shared/dependencies.ts';
 import { annotationsOf, intOr0, isObject, specOf, templateReplicas } from '../../shared/fields.ts';
 import { kruiseHealthy } from '../../shared/health.ts';
+import { recordTemplateFields, retainMemberOwnedFields, type MemberOwnedField } from '../../../shared/managed-fields.ts';
 import { retainMemberReplicas, retainSpecFields, rolloutControlled } from '../../shared/retain.ts';
 import { reviseKruiseReplicas } from '../../shared/revise.ts';
 import { aggregateKruiseStatus, reflectKruiseStatus, type StatusProfile } from '../../shared/status.ts';
@@ -31,6 +32,14 @@ const STATUS: StatusProfile = {
 
 const spec = specOf;
 
+const reservesOrdinals = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
+
+/**
+ * Ordinals reserved in the member (pod migration off a bad node) stay unless the template reserves its
+ * own; ordinals the template had reserved and removed are released (managed-fields.ts).
+ */
+const MEMBER_OWNED_FIELDS: readonly MemberOwnedField[] = [{ name: 'reserveOrdinals', templateSets: reservesOrdinals, memberKeeps: reservesOrdinals }];
+
 const byKindThenName = (a: DependentObjectReference, b: DependentObjectReference): number =>
   a.kind === b.kind ? ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : 0) : a.kind < b.kind ? -1 : 1;
 
@@ -44,6 +53,7 @@ export const advancedStatefulSet: KindInterpreter = {
     // The validating webhook accepts a maxUnavailable other than 1 only with Parallel pod management;
     // under OrderedReady the budgets are left exactly as the template has them.
     const parallel = spec(obj).podManagementPolicy === 'Parallel';
+    recordTemplateFields(obj, MEMBER_OWNED_FIELDS);
     return reviseKruiseReplicas(obj, replicas, {
       keepBack: [['updateStrategy', 'rollingUpdate', 'partition']],
       budgets: parallel
@@ -60,9 +70,7 @@ export const advancedStatefulSet: KindInterpreter = {
     if (rolloutControlled(observed)) {
       retainSpecFields(desired, observed, ['updateStrategy', 'rollingUpdate'], ['partition', 'paused']);
     }
-    // Ordinals reserved in the member (pod migration off a bad node) win unless the template sets its own.
-    const templateReserves = spec(desired).reserveOrdinals;
-    if (!Array.isArray(templateReserves) || templateReserves.length === 0) retainSpecFields(desired, observed, [], ['reserveOrdinals']);
+    retainMemberOwnedFields(desired, observed, MEMBER_OWNED_FIELDS);
     return desired;
   },
 

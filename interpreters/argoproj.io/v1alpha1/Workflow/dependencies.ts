@@ -1,40 +1,28 @@
-// InterpretDependency for Argo Workflow (kinds.md §4.3): everything a workflow needs in the member
-// cluster before it can run. Pod-level references (volumes, env, envFrom, imagePullSecrets) go through
-// the shared pod-template walker; the Argo-specific references are collected here.
+// InterpretDependency for Argo Workflow: everything a workflow needs in the member cluster before it
+// can run. Pod-level references (volumes, env, envFrom, imagePullSecrets) go through the shared
+// pod-template walker; the Argo-specific ones are found by walking the Workflow along Argo's own types
+// (argo-types.ts).
+//
+// Only objects in the workflow's own namespace (and cluster-scoped ClusterWorkflowTemplates) are
+// returned. Karmada propagates a dependency through an attached ResourceBinding created in the
+// workload's namespace with a controller owner reference to the dependency object
+// (pkg/dependenciesdistributor/dependencies_distributor.go `buildAttachedBinding`), and re-syncs it only
+// from bindings in the dependency's namespace (`reconcileResourceTemplate`): for a dependency in another
+// namespace the owner reference crosses namespaces, which Kubernetes' garbage collector treats as an
+// absent owner, and changes to the dependency never reach the binding. So a semaphore ConfigMap in
+// another namespace is left out (it must exist in the member by other means).
 import type { DependentObjectReference, KObject } from '../../../../src/interpreter/types.ts';
 import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.ts';
+import { ARGO_TYPES, type FieldType, type Reference, type TypeName } from './argo-types.ts';
 import { allTemplates, asArray, isObject, mainContainers } from './templates.ts';
 
 const ARGO_API_VERSION = 'argoproj.io/v1alpha1';
 /** Argo's name when `artifactRepositoryRef` does not name a ConfigMap. */
 const DEFAULT_ARTIFACT_REPOSITORY_CONFIGMAP = 'artifact-repositories';
 
-type Visitor = (key: string, value: unknown, holder: Record<string, any>, holderKey: string | undefined) => void;
-
-/**
- * Calls `visit` for every property of every object under `value`. `holderKey` is the key under which the
- * holding object sits (for list elements: the list's key). Strings are never parsed, so `podSpecPatch`
- * and `resource.manifest` contents are not followed (they may hold `{{…}}` parameters anyway).
- */
-function walk(value: unknown, visit: Visitor, holderKey?: string): void {
-  if (Array.isArray(value)) {
-    for (const item of value) walk(item, visit, holderKey);
-    return;
-  }
-  if (!isObject(value)) return;
-  for (const [key, child] of Object.entries(value)) {
-    visit(key, child, value, holderKey);
-    walk(child, visit, key);
-  }
-}
-
-function nameOf(value: unknown): string | undefined {
-  return isObject(value) && typeof value.name === 'string' && value.name !== '' ? value.name : undefined;
-}
-
 const SORT_FIELDS = ['apiVersion', 'kind', 'namespace', 'name'] as const;
 
-/** Karmada's own test harness order: apiVersion, kind, namespace, name. */
+/** Karmada's own order for configurable interpreters' dependencies: apiVersion, kind, namespace, name. */
 function compareRefs(a: DependentObjectReference, b: DependentObjectReference): number {
   for (const field of SORT_FIELDS) {
     const left = a[field] ?? '';
@@ -44,16 +32,26 @@ function compareRefs(a: DependentObjectReference, b: DependentObjectReference): 
   return 0;
 }
 
+/**
+ * A name an object can have: non-empty and not an Argo expression. `{{inputs.parameters.x}}` in a
+ * reference is substituted by the controller at run time, so it names nothing Karmada could propagate.
+ */
+function objectName(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' && !value.includes('{{') ? value : undefined;
+}
+
 /** De-duplicated references (Karmada uses a webhook's list as-is, duplicates included). */
 class DependencySet {
   private readonly byKey = new Map<string, DependentObjectReference>();
 
-  add(apiVersion: string, kind: string, name: string | undefined, namespace: string | undefined): void {
-    if (name) this.addRef(namespace ? { apiVersion, kind, namespace, name } : { apiVersion, kind, name });
+  add(apiVersion: string, kind: string, name: unknown, namespace: string | undefined): void {
+    const objectNameValue = objectName(name);
+    if (!objectNameValue) return;
+    this.addRef(namespace ? { apiVersion, kind, namespace, name: objectNameValue } : { apiVersion, kind, name: objectNameValue });
   }
 
   addRef(ref: DependentObjectReference): void {
-    this.byKey.set(JSON.stringify([ref.apiVersion, ref.kind, ref.namespace ?? '', ref.name ?? '', ref.labelSelector ?? null]), ref);
+    this.byKey.set(JSON.stringify([ref.apiVersion, ref.kind, ref.namespace ?? '', ref.name ?? '']), ref);
   }
 
   sorted(): DependentObjectReference[] {
@@ -63,23 +61,77 @@ class DependencySet {
 
 /**
  * One synthetic pod holding every container, init container and volume any template (or
- * `templateDefaults`) declares, plus the workflow's `volumes` and `imagePullSecrets`: the pod-level
- * references are the union over all the pods the workflow can create.
+ * `templateDefaults`) declares, plus the workflow's `volumes`, `imagePullSecrets` and the sidecar
+ * containers of `executorPlugins`: the pod-level references are the union over all the pods the
+ * workflow can create. Every template counts, not only those reachable from the entrypoint: propagating
+ * an object no pod uses costs little, missing one breaks the run.
  */
 function unionPod(spec: Record<string, any>): KObject {
-  const templates = [...allTemplates(spec), ...(isObject(spec.templateDefaults) ? [spec.templateDefaults] : [])];
+  const templates = allTemplates(spec);
+  if (isObject(spec.templateDefaults)) templates.push(spec.templateDefaults);
   const containers: unknown[] = [];
   const initContainers: unknown[] = [];
   const volumes: unknown[] = [...asArray(spec.volumes)];
   for (const template of templates) {
     // For templateDefaults this includes its `container` block, which applies to every container template.
-    containers.push(...mainContainers(template), ...asArray(template.sidecars).filter(isObject));
-    initContainers.push(...asArray(template.initContainers).filter(isObject));
-    volumes.push(...asArray(template.volumes));
+    for (const container of mainContainers(template)) containers.push(container);
+    for (const sidecar of asArray(template.sidecars)) if (isObject(sidecar)) containers.push(sidecar);
+    for (const init of asArray(template.initContainers)) if (isObject(init)) initContainers.push(init);
+    for (const volume of asArray(template.volumes)) volumes.push(volume);
+  }
+  for (const plugin of asArray(spec.executorPlugins)) {
+    const container = plugin?.spec?.sidecar?.container;
+    if (isObject(container)) containers.push(container);
   }
   const podSpec: Record<string, any> = { containers, initContainers, volumes };
   if (Array.isArray(spec.imagePullSecrets)) podSpec.imagePullSecrets = spec.imagePullSecrets;
   return { metadata: {}, spec: podSpec };
+}
+
+/** Records the object `value` (a field of kind `reference`) names. */
+function addReference(deps: DependencySet, reference: Reference, value: unknown, namespace: string | undefined): void {
+  switch (reference) {
+    case 'secretKeySelector':
+      if (isObject(value)) deps.add('v1', 'Secret', value.name, namespace);
+      return;
+    case 'configMapKeySelector':
+      if (isObject(value)) deps.add('v1', 'ConfigMap', value.name, namespace);
+      return;
+    case 'serviceAccountName':
+      if (value !== 'default') deps.add('v1', 'ServiceAccount', value, namespace);
+      return;
+    case 'templateRef':
+      if (!isObject(value)) return;
+      if (value.clusterScope === true) deps.add(ARGO_API_VERSION, 'ClusterWorkflowTemplate', value.name, undefined);
+      else deps.add(ARGO_API_VERSION, 'WorkflowTemplate', value.name, namespace);
+      return;
+    case 'semaphoreRef': {
+      // workflow/sync/lock_name.go: the semaphore's namespace, else the workflow's. Another namespace
+      // cannot be propagated as a dependency (see the top of this file).
+      if (!isObject(value) || !isObject(value.configMapKeyRef)) return;
+      const semaphoreNamespace = typeof value.namespace === 'string' && value.namespace !== '' ? value.namespace : namespace;
+      if (semaphoreNamespace === namespace) deps.add('v1', 'ConfigMap', value.configMapKeyRef.name, namespace);
+      return;
+    }
+    case 'artifactRepositoryRef':
+      // workflow/artifactrepositories: the ref's ConfigMap, "artifact-repositories" when it names none.
+      if (isObject(value)) deps.add('v1', 'ConfigMap', objectName(value.configMap) ?? DEFAULT_ARTIFACT_REPOSITORY_CONFIGMAP, namespace);
+      return;
+  }
+}
+
+/** The values a field holds, by its shape. */
+function valuesOf(value: unknown, shape: FieldType['shape']): unknown[] {
+  switch (shape) {
+    case 'one':
+      return [value];
+    case 'list':
+      return asArray(value);
+    case 'listOfLists':
+      return asArray(value).flatMap((group) => asArray(group));
+    case 'map':
+      return isObject(value) ? Object.values(value) : [];
+  }
 }
 
 export function getDependencies(workflow: KObject): DependentObjectReference[] {
@@ -94,31 +146,21 @@ export function getDependencies(workflow: KObject): DependentObjectReference[] {
     deps.addRef(ref);
   }
 
-  const artifactRepositoryRef = spec.artifactRepositoryRef;
-  if (isObject(artifactRepositoryRef)) {
-    const configMap = typeof artifactRepositoryRef.configMap === 'string' && artifactRepositoryRef.configMap !== '' ? artifactRepositoryRef.configMap : DEFAULT_ARTIFACT_REPOSITORY_CONFIGMAP;
-    deps.add('v1', 'ConfigMap', configMap, namespace);
-  }
-
-  walk(spec, (key, value, holder, holderKey) => {
-    if (key === 'configMapKeyRef') {
-      // Parameter/env `valueFrom.configMapKeyRef`, and semaphores, whose SemaphoreRef may name another namespace.
-      const isSemaphore = holderKey === 'semaphores' || holderKey === 'semaphore';
-      const refNamespace = isSemaphore && typeof holder.namespace === 'string' && holder.namespace !== '' ? holder.namespace : namespace;
-      deps.add('v1', 'ConfigMap', nameOf(value), refNamespace);
-    } else if (key === 'secretKeyRef' || key.endsWith('Secret')) {
-      // env and HTTP header `secretKeyRef`; every artifact/HTTP credential selector (accessKeySecret,
-      // secretKeySecret, usernameSecret, sshPrivateKeySecret, clientCertSecret, …) ends in "Secret".
-      deps.add('v1', 'Secret', nameOf(value), namespace);
-    } else if (key === 'serviceAccountName') {
-      // workflow, executor, templates, templateDefaults, artifactGC (workflow and per artifact).
-      if (typeof value === 'string' && value !== '' && value !== 'default') deps.add('v1', 'ServiceAccount', value, namespace);
-    } else if (key === 'templateRef' || key === 'workflowTemplateRef') {
-      // workflowTemplateRef, and templateRef on steps, DAG tasks and lifecycle hooks (workflow, step, task).
-      if (isObject(value) && value.clusterScope === true) deps.add(ARGO_API_VERSION, 'ClusterWorkflowTemplate', nameOf(value), undefined);
-      else deps.add(ARGO_API_VERSION, 'WorkflowTemplate', nameOf(value), namespace);
+  // Walk the spec along Argo's types, iteratively: inline templates nest to any depth.
+  const pending: Array<{ value: unknown; type: TypeName }> = [{ value: spec, type: 'WorkflowSpec' }];
+  while (pending.length > 0) {
+    const { value, type } = pending.pop()!;
+    if (!isObject(value)) continue;
+    const fields: Record<string, FieldType> = ARGO_TYPES[type];
+    for (const [field, fieldType] of Object.entries(fields)) {
+      const fieldValue = value[field];
+      if (fieldValue === undefined || fieldValue === null) continue;
+      for (const item of valuesOf(fieldValue, fieldType.shape)) {
+        if ('reference' in fieldType) addReference(deps, fieldType.reference, item, namespace);
+        else pending.push({ value: item, type: fieldType.type });
+      }
     }
-  });
+  }
 
   return deps.sorted();
 }

@@ -1,63 +1,108 @@
-// InterpretReplica for Argo Workflow: one unit of work, sized by the largest pod it can create.
-import { isDeepStrictEqual } from 'node:util';
+// InterpretReplica for Argo Workflow: one unit of work, sized by the largest pod it can create and
+// placed where every one of its pods can run.
 import type { KObject, ReplicaRequirements, ReplicaResult } from '../../../../src/interpreter/types.ts';
 import { podTemplateRequirements } from '../../../../src/k8s/podtemplate.ts';
 import { maxResourceLists, type ResourceList } from '../../../../src/k8s/resources.ts';
-import { POD_TEMPLATE_TYPES, effectiveTemplates, isObject, templatePod, templateType } from './templates.ts';
+import { WorkBudget } from '../../../shared/work-budget.ts';
+import { conjunctionClaim, type PodConstraints } from './node-claim.ts';
+import { templateCalls } from './template-calls.ts';
+import { replicaShape, withTemplateDefaults } from './template-defaults.ts';
+import { asArray, isObject, POD_TEMPLATE_TYPES, templatePod, templateType } from './templates.ts';
 
-type SchedulingField = 'nodeSelector' | 'tolerations' | 'affinity';
-const SCHEDULING_FIELDS: SchedulingField[] = ['nodeSelector', 'tolerations', 'affinity'];
+type Json = Record<string, any>;
 
-function isSet(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0;
-  if (isObject(value)) return Object.keys(value).length > 0;
-  return value !== undefined && value !== null;
+/**
+ * Work allowed per request (WorkBudget units: a map key or list item merged or combined, about a
+ * microsecond each) beyond what is linear by construction, plus a share per template: far above what
+ * real workflows need (templateDefaults merged into every template that also sets the field), far below
+ * what a templateDefaults of many keys times many templates would cost.
+ */
+const BUDGET_BASE = 250_000;
+const BUDGET_PER_TEMPLATE = 16;
+
+const hasEntries = (value: unknown): value is Json => isObject(value) && Object.keys(value).length > 0;
+const hasItems = (value: unknown): value is unknown[] => Array.isArray(value) && value.length > 0;
+
+/**
+ * The constraints Argo puts on the pod of `template` (with templateDefaults applied) when `boundary`
+ * called it (workflow/controller/workflowpod.go `addSchedulingConstraints`): for each of nodeSelector,
+ * affinity and tolerations, the template's value if set, else the boundary template's, else the
+ * workflow's. nodeSelector and tolerations count as set when non-empty, affinity whenever present
+ * (`affinity: {}` replaces the parent's and the workflow's affinity with none).
+ */
+function podConstraints(template: Json, boundary: Json | undefined, spec: Json): PodConstraints {
+  const pick = <T>(isSet: (value: unknown) => value is T, field: string): T | undefined =>
+    [template[field], boundary?.[field], spec[field]].find(isSet);
+  const constraints: PodConstraints = {};
+  const nodeSelector = pick(hasEntries, 'nodeSelector');
+  if (nodeSelector) constraints.nodeSelector = nodeSelector;
+  const affinity = pick(isObject, 'affinity');
+  if (affinity) constraints.affinity = affinity;
+  const tolerations = pick(hasItems, 'tolerations');
+  if (tolerations) constraints.tolerations = tolerations;
+  return constraints;
 }
 
 /**
- * One scheduling constraint for the whole workflow. Argo lets each template replace the workflow-level
- * value (template value when set, else the workflow's), so one node claim can only be exact when every
- * pod-creating template ends up with the same value; otherwise the workflow-level value is the claim.
+ * The priority class of the claim. Argo gives a pod its template's `priorityClassName`, else the
+ * workflow's `podPriorityClassName` (addSchedulingConstraints). Karmada's requirement has room for one:
+ * the class every pod shares; when they differ, the workflow's `podPriorityClassName` if some pod runs
+ * with it, else the first pod's class.
  */
-function workflowConstraint(field: SchedulingField, spec: Record<string, any>, podTemplates: Record<string, any>[]): unknown {
-  const workflowValue = spec[field];
-  if (podTemplates.length === 0) return workflowValue;
-  const effective = podTemplates.map((template) => (isSet(template[field]) ? template[field] : workflowValue));
-  return effective.every((value) => isDeepStrictEqual(value, effective[0])) ? effective[0] : workflowValue;
+function claimedPriorityClass(classes: Set<string>, spec: Json): string | undefined {
+  if (classes.size <= 1) return classes.values().next().value;
+  const workflowClass = spec.podPriorityClassName;
+  return typeof workflowClass === 'string' && classes.has(workflowClass) ? workflowClass : classes.values().next().value;
 }
 
 /**
  * replicas is always 1: a Workflow is one unit of work, and `spec.parallelism` is its internal fan-out
  * limit, not a count Karmada may divide (Karmada's built-in maps it to replicas and serializes workflows).
- * The requirement is the per-resource maximum over every pod-creating template (main containers and
- * sidecars summed, init containers sidecar-aware, podResources when set), the node claim as above, and
- * `spec.podPriorityClassName`.
+ * The requirement covers the pods of every template the controller can run from this Workflow
+ * (template-calls.ts), with `spec.templateDefaults` applied:
+ * - resourceRequest: the per-resource maximum over those pods (main containers and sidecars summed,
+ *   init containers sidecar-aware, podResources when set);
+ * - nodeClaim: every pod's nodeSelector, required node affinity and tolerations combined (node-claim.ts);
+ * - priorityClassName: as claimedPriorityClass says.
+ * A template run through templateRef or workflowTemplateRef lives in another object: it adds no
+ * resources, and its pod is taken to carry its boundary's or the workflow's constraints (and
+ * templateDefaults', which Argo applies to it too).
  */
 export function getReplicas(workflow: KObject): ReplicaResult {
-  const spec: Record<string, any> = isObject(workflow.spec) ? workflow.spec : {};
-  const podTemplates = effectiveTemplates(spec).filter((template) => {
-    const type = templateType(template);
-    return type !== undefined && POD_TEMPLATE_TYPES.has(type);
-  });
+  const spec: Json = isObject(workflow.spec) ? workflow.spec : {};
+  const subject = `Workflow ${workflow.metadata?.namespace ?? ''}/${workflow.metadata?.name ?? ''}`;
+  const budget = new WorkBudget(BUDGET_BASE + BUDGET_PER_TEMPLATE * asArray(spec.templates).length, subject);
+  const defaults = isObject(spec.templateDefaults) ? replicaShape(spec.templateDefaults) : undefined;
+
+  const shapes = new Map<Json, Json>();
+  const pods: PodConstraints[] = [];
+  const priorityClasses = new Set<string>();
+  const workflowClass = typeof spec.podPriorityClassName === 'string' && spec.podPriorityClassName !== '' ? spec.podPriorityClassName : undefined;
+  for (const { template, boundary } of templateCalls(spec)) {
+    let shape: Json | undefined;
+    if (template) {
+      const type = templateType(template);
+      if (type === undefined || !POD_TEMPLATE_TYPES.has(type)) continue;
+      shape = shapes.get(template);
+      if (!shape) shapes.set(template, (shape = withTemplateDefaults(template, defaults, budget)));
+    }
+    // A template of another object: its own values are unknown, its boundary's and the workflow's apply.
+    pods.push(podConstraints(shape ?? defaults ?? {}, boundary, spec));
+    const priorityClass = shape?.priorityClassName ?? defaults?.priorityClassName ?? workflowClass;
+    if (priorityClass) priorityClasses.add(priorityClass);
+  }
 
   let resourceRequest: ResourceList = {};
-  for (const template of podTemplates) {
-    const request = podTemplateRequirements(templatePod(template, spec))?.resourceRequest;
+  for (const shape of shapes.values()) {
+    const request = podTemplateRequirements(templatePod(shape, spec))?.resourceRequest;
     if (request) resourceRequest = maxResourceLists(resourceRequest, request);
   }
-
-  const schedulingSpec: Record<string, any> = { containers: [] };
-  for (const field of SCHEDULING_FIELDS) {
-    const value = workflowConstraint(field, spec, podTemplates);
-    if (isSet(value)) schedulingSpec[field] = value;
-  }
-  const nodeClaim = podTemplateRequirements({ metadata: {}, spec: schedulingSpec })?.nodeClaim;
+  const nodeClaim = conjunctionClaim(pods, budget);
+  const priorityClassName = claimedPriorityClass(priorityClasses, spec);
 
   const requirements: ReplicaRequirements = {};
-  if (nodeClaim && Object.keys(nodeClaim).length > 0) requirements.nodeClaim = nodeClaim;
+  if (nodeClaim) requirements.nodeClaim = nodeClaim;
   if (Object.keys(resourceRequest).length > 0) requirements.resourceRequest = resourceRequest;
-  if (typeof spec.podPriorityClassName === 'string' && spec.podPriorityClassName !== '') {
-    requirements.priorityClassName = spec.podPriorityClassName;
-  }
+  if (priorityClassName) requirements.priorityClassName = priorityClassName;
   return Object.keys(requirements).length > 0 ? { replicas: 1, requirements } : { replicas: 1 };
 }

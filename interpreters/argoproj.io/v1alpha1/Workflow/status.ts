@@ -2,6 +2,7 @@
 // It is also the input of AggregateStatus and of state-preservation JSONPaths, so `phase` and `suspended`
 // are always present (a missing key fails a preservation rule).
 import type { KObject } from '../../../../src/interpreter/types.ts';
+import { isWorkflowSuspended, workflowNodes } from './nodes.ts';
 import { asArray, isObject } from './templates.ts';
 
 /** Status fields copied as they are. Never `nodes`, `storedTemplates`, `storedWorkflowTemplateSpec`. */
@@ -9,7 +10,7 @@ export const SUMMARY_FIELDS = ['startedAt', 'finishedAt', 'estimatedDuration', '
 
 export const NODE_PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted'] as const;
 
-/** Counts of nodes per phase (only phases that occur). Absent when nodes are compressed or offloaded. */
+/** Counts of nodes per phase (only phases that occur). Absent when the nodes are offloaded. */
 function nodeSummary(nodes: Record<string, any>): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const node of Object.values(nodes)) {
@@ -35,8 +36,9 @@ export function reflectStatus(observed: KObject): Record<string, any> {
   for (const field of SUMMARY_FIELDS) if (status[field] !== undefined && status[field] !== null) reflected[field] = status[field];
   const outputs = outputParameters(status.outputs);
   if (outputs) reflected.outputs = outputs;
-  if (isObject(status.nodes)) reflected.nodeSummary = nodeSummary(status.nodes);
-  reflected.suspended = spec.suspend === true;
+  const nodes = workflowNodes(status);
+  if (nodes) reflected.nodeSummary = nodeSummary(nodes);
+  reflected.suspended = isWorkflowSuspended(spec, nodes);
   if (typeof spec.shutdown === 'string' && spec.shutdown !== '') reflected.shutdown = spec.shutdown;
   return reflected;
 }

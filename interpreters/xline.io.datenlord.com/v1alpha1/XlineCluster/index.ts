@@ -1,29 +1,9 @@
-// XlineCluster, one module for both operator APIs (the Go operator's xline.io.datenlord.com and the
-// earlier Rust operator's xlineoperator.xline.cloud). What differs per API version is the table in
-// versions.ts; every operation below is shared. README.md explains each choice.
-import type { KindInterpreter, StatePreservationRule } from '../../../../src/interpreter/types.ts';
-import { aggregateStatus } from './aggregate.ts';
-import { getReplicas, retain, reviseReplica } from './replicas.ts';
-import { interpretHealth, reflectStatus } from './status.ts';
-import { apiOf, XLINE_APIS } from './versions.ts';
+// XlineCluster of the Go operator (xline.io.datenlord.com/v1alpha1). The operations shared with the Rust
+// operator's API live in interpreters/shared/xline-cluster/; what is particular to this operator is the
+// XlineApi row in go-operator.ts. README.md explains each choice.
+import { xlineClusterInterpreter } from '../../../shared/xline-cluster/interpreter.ts';
+import { goOperator } from './go-operator.ts';
 
-/**
- * Each API version's rules (versions.ts); a rule is valid only for objects of its own API version.
- * Stage ("Xline/Statefulset") and image ("repo/x:tag") are deliberately absent: not valid label values.
- */
-export const XLINE_PRESERVATION: StatePreservationRule[] = XLINE_APIS.flatMap((api) => api.preservation);
+export const goXlineClusterInterpreter = xlineClusterInterpreter(goOperator);
 
-export const xlineClusterInterpreter: KindInterpreter = {
-  name: 'typescript:XlineCluster',
-  targets: XLINE_APIS.map((api) => ({ apiVersion: api.apiVersion, kind: 'XlineCluster' })),
-  getReplicas,
-  reviseReplica,
-  retain,
-  aggregateStatus,
-  reflectStatus,
-  interpretHealth,
-  getDependencies: (obj) => apiOf(obj).dependencies(obj),
-  preservation: XLINE_PRESERVATION,
-};
-
-export default xlineClusterInterpreter;
+export default goXlineClusterInterpreter;

@@ -20,17 +20,23 @@ function requirementString(key: string, operator: string, values: string[]): str
   }
 }
 
-/** "" for a missing, empty or invalid selector. Requirements are sorted by key, as Kubernetes does. */
+/**
+ * "" for a missing, empty or invalid selector (label values must be strings, as Go's decoder requires).
+ * Requirements are sorted by key, as Kubernetes does.
+ */
 export function formatLabelSelector(selector: unknown): string {
   if (!isObject(selector)) return '';
   const s = selector as LabelSelector;
   const parts: Array<{ key: string; text: string }> = [];
   for (const [key, value] of Object.entries(isObject(s.matchLabels) ? s.matchLabels : {})) {
-    parts.push({ key, text: `${key}=${String(value)}` });
+    if (typeof value !== 'string') return '';
+    parts.push({ key, text: `${key}=${value}` });
   }
   for (const req of Array.isArray(s.matchExpressions) ? s.matchExpressions : []) {
-    if (!isObject(req) || typeof req.key !== 'string') return '';
-    const text = requirementString(req.key, String(req.operator), Array.isArray(req.values) ? req.values.map(String) : []);
+    if (!isObject(req) || typeof req.key !== 'string' || typeof req.operator !== 'string') return '';
+    const values: unknown[] = Array.isArray(req.values) ? req.values : [];
+    if (!values.every((v): v is string => typeof v === 'string')) return '';
+    const text = requirementString(req.key, req.operator, values as string[]);
     if (text === undefined) return '';
     parts.push({ key: req.key, text });
   }

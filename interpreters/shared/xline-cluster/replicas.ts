@@ -1,9 +1,9 @@
 // InterpretReplica, ReviseReplica and Retain: the member count of one Xline consensus group.
 // The group is never divided between member clusters: a share of it would be a separate group
-// with its own (empty) data, and the CRDs reject fewer than 3 members anyway (kinds.md §5.6).
-import { InterpreterError, type KObject, type ReplicaResult } from '../../../../src/interpreter/types.ts';
+// with its own (empty) data, and both CRDs reject fewer than 3 members anyway.
+import { InterpreterError, type KObject, type ReplicaResult } from '../../../src/interpreter/types.ts';
+import type { XlineApi } from './api.ts';
 import { MIN_MEMBERS } from './quorum.ts';
-import { apiOf } from './versions.ts';
 import { isCount } from './values.ts';
 
 /** The Deployment convention (Karmada native Retain): the template opts in to a member autoscaler. */
@@ -11,8 +11,7 @@ export const RETAIN_REPLICAS_LABEL = 'resourcetemplate.karmada.io/retain-replica
 
 const describe = (obj: KObject): string => `XlineCluster ${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`;
 
-export function getReplicas(obj: KObject): ReplicaResult {
-  const api = apiOf(obj);
+export function getReplicas(api: XlineApi, obj: KObject): ReplicaResult {
   if (!api.schedulesMembers) return { replicas: 0 };
   const count = obj.spec?.[api.sizeField];
   if (!isCount(count)) throw new InterpreterError(400, `${describe(obj)} has no integer spec.${api.sizeField}`);
@@ -20,8 +19,7 @@ export function getReplicas(obj: KObject): ReplicaResult {
   return requirements ? { replicas: count, requirements } : { replicas: count };
 }
 
-export function reviseReplica(obj: KObject, share: number): KObject {
-  const api = apiOf(obj);
+export function reviseReplica(api: XlineApi, obj: KObject, share: number): KObject {
   const field = `spec.${api.sizeField}`;
   const count = obj.spec?.[api.sizeField];
   if (!isCount(count) || count < MIN_MEMBERS) {
@@ -40,8 +38,7 @@ export function reviseReplica(obj: KObject, share: number): KObject {
   );
 }
 
-export function retain(desired: KObject, observed: KObject): KObject {
-  const api = apiOf(desired);
+export function retain(api: XlineApi, desired: KObject, observed: KObject): KObject {
   const memberCount = observed.spec?.[api.sizeField];
   if (api.memberScalable && desired.metadata?.labels?.[RETAIN_REPLICAS_LABEL] === 'true' && isCount(memberCount) && memberCount >= MIN_MEMBERS) {
     desired.spec = { ...desired.spec, [api.sizeField]: memberCount };

@@ -2,11 +2,11 @@
 // v1alpha1), the one Karmada's Xline experiments used. spec.size members, one user-supplied
 // container, affinity, PVC templates (data, pvcs, backup.pvc) and a scale subresource
 // (.spec.size / .status.available). Its status counts available members, so health is quorum-aware.
-import { podTemplateDependencies, podTemplateRequirements } from '../../../../src/k8s/podtemplate.ts';
 import type { KObject } from '../../../../src/interpreter/types.ts';
-import type { MemberVerdict, XlineApi } from './profile.ts';
-import { quorum } from './quorum.ts';
-import { isCount } from './values.ts';
+import { podTemplateDependencies, podTemplateRequirements } from '../../../../src/k8s/podtemplate.ts';
+import type { MemberVerdict, XlineApi } from '../../../shared/xline-cluster/api.ts';
+import { quorum } from '../../../shared/xline-cluster/quorum.ts';
+import { isCount } from '../../../shared/xline-cluster/values.ts';
 
 /** The operator's pods as a pod template: the one container and the affinity are all it takes from the spec. */
 function podTemplateOf(obj: KObject): KObject {
@@ -46,6 +46,7 @@ export const rustOperator: XlineApi = {
   schedulesMembers: true,
   onShare: 'reject',
   memberScalable: true,
+  staleTemplate: 'note',
   healthCondition: { type: 'QuorumAvailable', trueReason: 'AllGroupsHaveQuorum', falseReason: 'MembersWithoutQuorum' },
   requirements: (obj) => podTemplateRequirements(podTemplateOf(obj)),
   reflect,

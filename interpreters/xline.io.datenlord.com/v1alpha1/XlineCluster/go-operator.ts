@@ -2,9 +2,9 @@
 // how far the last reconcile got (stage, stageStatus, lastMessage) and which spec it applied
 // (lastApplySpecHash); nothing about member readiness, so health means "reconciled this spec".
 import type { KObject } from '../../../../src/interpreter/types.ts';
-import type { MemberVerdict, Reported, XlineApi } from './profile.ts';
-import { specApplied } from './specHash.ts';
-import { unanimous } from './values.ts';
+import type { MemberVerdict, Reported, XlineApi } from '../../../shared/xline-cluster/api.ts';
+import { objectRefKey, primitiveKey, unanimous } from '../../../shared/xline-cluster/values.ts';
+import { specApplied } from './spec-hash.ts';
 
 const STAGE_COMPLETE = 'complete';
 
@@ -35,18 +35,25 @@ function verdict(s: Record<string, any>): MemberVerdict {
   return { healthy: true };
 }
 
-function aggregate(reported: ReadonlyArray<Reported>, { everyClusterReported, details }: { everyClusterReported: boolean; details: string[] }): Record<string, unknown> {
+/**
+ * `stage: complete` / `stageStatus: succeeded` claim the template's spec is applied everywhere, so they
+ * need every cluster to report, to be complete, and to run the template's latest generation.
+ */
+function aggregate(
+  reported: ReadonlyArray<Reported>,
+  { everyClusterReported, everyClusterCurrent, details }: { everyClusterReported: boolean; everyClusterCurrent: boolean; details: string[] },
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (details.length > 0) out.lastMessage = details.join('; ');
   const unfinished = reported.find((r) => typeof r.status.stage === 'string' && r.status.stage !== STAGE_COMPLETE);
-  const allComplete = everyClusterReported && reported.every((r) => r.status.stage === STAGE_COMPLETE && r.status.stageStatus === 'succeeded');
+  const allComplete = everyClusterReported && everyClusterCurrent && reported.every((r) => r.status.stage === STAGE_COMPLETE && r.status.stageStatus === 'succeeded');
   if (unfinished) out.stage = unfinished.status.stage;
   else if (allComplete) out.stage = STAGE_COMPLETE;
   if (reported.some((r) => r.status.stageStatus === 'failed')) out.stageStatus = 'failed';
   else if (allComplete) out.stageStatus = 'succeeded';
-  for (const key of ['image', 'lastApplySpecHash', 'statefulSetRef', 'serviceRef']) {
-    const value = unanimous(reported.map((r) => r.status[key]));
-    if (value !== undefined) out[key] = value;
+  for (const [field, key] of [['image', primitiveKey], ['lastApplySpecHash', primitiveKey], ['statefulSetRef', objectRefKey], ['serviceRef', objectRefKey]] as const) {
+    const value = unanimous(reported.map((r) => r.status[field]), key);
+    if (value !== undefined) out[field] = value;
   }
   return out;
 }
@@ -58,6 +65,7 @@ export const goOperator: XlineApi = {
   schedulesMembers: false,
   onShare: 'keep',
   memberScalable: false,
+  staleTemplate: 'problem',
   healthCondition: { type: 'Reconciled', trueReason: 'AllMembersReconciled', falseReason: 'MembersNotReconciled' },
   // The operator sets no resources, affinity or tolerations on its pods: nothing to schedule by.
   requirements: () => undefined,

@@ -1,5 +1,5 @@
-// What an API version of XlineCluster must provide; versions.ts holds one row per API version.
-import type { DependentObjectReference, KObject, ReplicaRequirements, StatePreservationRule } from '../../../../src/interpreter/types.ts';
+// What an XlineCluster API version must provide: one XlineApi per operator (go-operator.ts, rust-operator.ts).
+import type { DependentObjectReference, KObject, ReplicaRequirements, StatePreservationRule } from '../../../src/interpreter/types.ts';
 
 /** One member cluster's XlineCluster, judged from its reflected status (InterpretStatus output). */
 export interface MemberVerdict {
@@ -30,6 +30,12 @@ export interface XlineApi {
   onShare: 'keep' | 'reject';
   /** A scale subresource exists, so a member autoscaler may own the count (retain-replicas label). */
   memberScalable: boolean;
+  /**
+   * A member whose resourceTemplateGeneration is behind the template's generation: 'problem' when the
+   * aggregated condition claims the latest spec is applied (Go: Reconciled), 'note' when it states a
+   * live property the older spec does not change (Rust: QuorumAvailable), where the lag is only named.
+   */
+  staleTemplate: 'problem' | 'note';
   /** Type of the aggregated condition that names the clusters in trouble. */
   healthCondition: { type: string; trueReason: string; falseReason: string };
   requirements(obj: KObject): ReplicaRequirements | undefined;
@@ -38,9 +44,10 @@ export interface XlineApi {
   verdict(reflected: Record<string, any>): MemberVerdict;
   /**
    * Version-specific aggregated status fields from the clusters that reported a status.
-   * `everyClusterReported`: no cluster is unapplied or silent; `details`: "cluster: message" per problem.
+   * `everyClusterReported`: no cluster is unapplied or silent; `everyClusterCurrent`: every reporting
+   * cluster runs the template's latest generation; `details`: "cluster: message" per problem.
    */
-  aggregate(reported: ReadonlyArray<Reported>, context: { everyClusterReported: boolean; details: string[] }): Record<string, unknown>;
+  aggregate(reported: ReadonlyArray<Reported>, context: { everyClusterReported: boolean; everyClusterCurrent: boolean; details: string[] }): Record<string, unknown>;
   /** Extra words for the health condition's message (totals). */
   summary(reported: ReadonlyArray<Reported>): string | undefined;
   dependencies(obj: KObject): DependentObjectReference[];

@@ -4,7 +4,7 @@
 // with every known layout whose fields can hold the observed spec (the member CRD prunes unknown
 // fields, so a layout missing one of the spec's keys cannot be the member's).
 import { createHash } from 'node:crypto';
-import { goBool, goInt, goMap, goMarshal, GoLayoutMismatch, goQuantity, goString, ptr, slice, struct, type GoField, type GoType } from './goJson.ts';
+import { goBool, goInt, goMap, goMarshal, GoLayoutMismatch, goQuantity, goString, ptr, slice, struct, type GoField, type GoType } from './go-json.ts';
 
 const boolArg = (json: string): GoField => ({ json, type: goBool, omitempty: true });
 const stringArg = (json: string): GoField => ({ json, type: ptr(goString), omitempty: true });
@@ -21,7 +21,7 @@ const KEBAB_STRINGS = [
 ];
 const KEBAB_TICKS = ['follower-timeout-ticks', 'candidate-timeout-ticks', 'log-entries-cap', 'cmd-workers', 'compact-batch-size', 'quota'];
 
-/** XlineArgs with `batch-max-size` as a size string ("\d+(B|MB|GB)"), the layout kinds.md read at ffe15cd. */
+/** XlineArgs with `batch-max-size` as a size string ("\d+(B|MB|GB)"), the layout of operator commit ffe15cd. */
 const kebabArgs = struct([
   ...KEBAB_FLAGS.map(boolArg), ...KEBAB_STRINGS.map(stringArg),
   stringArg('batch-max-size'), intArg('retry-count'), ...KEBAB_TICKS.map(intArg),
