@@ -52,6 +52,25 @@ export function maxResourceLists(a: ResourceListInput | undefined, b: ResourceLi
   return combine(a, b, (x, y) => x.max(y));
 }
 
+/**
+ * maxResourceLists folded over many lists in one pass: each value is parsed once and the maxima printed at
+ * the end, so the work grows with the total number of entries, not with lists × resource names.
+ */
+export function maxOfResourceLists(lists: Iterable<ResourceListInput | undefined>): ResourceList {
+  const maxima = new Map<string, Quantity>();
+  for (const list of lists) {
+    for (const [name, value] of Object.entries(list ?? {})) {
+      if (value === undefined || value === null) continue;
+      const quantity = parseEntry(name, value);
+      const current = maxima.get(name);
+      maxima.set(name, current === undefined ? quantity : current.max(quantity));
+    }
+  }
+  const result: ResourceList = {};
+  for (const [name, quantity] of maxima) result[name] = quantity.toString();
+  return result;
+}
+
 /** Every value re-printed in Kubernetes' canonical form (`{cpu: "1000m"}` -> `{cpu: "1"}`). */
 export function canonicalResourceList(list: ResourceListInput | undefined): ResourceList {
   return combine(list, undefined, (x) => x);

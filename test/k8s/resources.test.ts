@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addResourceLists,
   canonicalResourceList,
+  maxOfResourceLists,
   maxResourceLists,
   resourceListsEqual,
 } from '../../src/k8s/resources.ts';
@@ -56,5 +57,27 @@ describe('canonicalResourceList / resourceListsEqual', () => {
     expect(resourceListsEqual({ cpu: '1', memory: '1Gi' }, { memory: '1024Mi', cpu: '1000m' })).toBe(true);
     expect(resourceListsEqual({ cpu: '1' }, { cpu: '1', memory: '1Gi' })).toBe(false);
     expect(resourceListsEqual({ cpu: '1' }, { cpu: '1001m' })).toBe(false);
+  });
+});
+
+describe('maxOfResourceLists', () => {
+  it('equals maxResourceLists folded over the lists, ties keeping the first spelling', () => {
+    const lists = [
+      { cpu: '500m', memory: '1Gi' },
+      { cpu: '0.5', 'nvidia.com/gpu': 1 },
+      undefined,
+      { memory: '1073741824', 'example.com/a': '2' },
+      { cpu: '2', 'example.com/a': null },
+    ];
+    const folded = lists.reduce<Record<string, string>>((acc, list) => maxResourceLists(acc, list), {});
+    expect(maxOfResourceLists(lists)).toEqual(folded);
+    expect(maxOfResourceLists(lists)).toEqual({ cpu: '2', memory: '1Gi', 'nvidia.com/gpu': '1', 'example.com/a': '2' });
+  });
+
+  it('takes many lists with distinct resource names in one pass (a request cannot make it quadratic)', () => {
+    const lists = Array.from({ length: 20_000 }, (_, i) => ({ [`example.com/r${i}`]: String(i + 1) }));
+    const result = maxOfResourceLists(lists);
+    expect(Object.keys(result)).toHaveLength(20_000);
+    expect(result['example.com/r19999']).toBe('20k');
   });
 });

@@ -2,7 +2,7 @@
 // placed where every one of its pods can run.
 import type { KObject, ReplicaRequirements, ReplicaResult } from '../../../../src/interpreter/types.ts';
 import { podTemplateRequirements } from '../../../../src/k8s/podtemplate.ts';
-import { maxResourceLists, type ResourceList } from '../../../../src/k8s/resources.ts';
+import { maxOfResourceLists, type ResourceList } from '../../../../src/k8s/resources.ts';
 import { WorkBudget } from '../../../shared/work-budget.ts';
 import { conjunctionClaim, type PodConstraints } from './node-claim.ts';
 import { templateCalls } from './template-calls.ts';
@@ -92,11 +92,7 @@ export function getReplicas(workflow: KObject): ReplicaResult {
     if (priorityClass) priorityClasses.add(priorityClass);
   }
 
-  let resourceRequest: ResourceList = {};
-  for (const shape of shapes.values()) {
-    const request = podTemplateRequirements(templatePod(shape, spec))?.resourceRequest;
-    if (request) resourceRequest = maxResourceLists(resourceRequest, request);
-  }
+  const resourceRequest: ResourceList = maxOfResourceLists([...shapes.values()].map((shape) => podTemplateRequirements(templatePod(shape, spec))?.resourceRequest));
   const nodeClaim = conjunctionClaim(pods, budget);
   const priorityClassName = claimedPriorityClass(priorityClasses, spec);
 
