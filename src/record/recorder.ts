@@ -5,13 +5,14 @@
 // both are counted in karmada_interpreter_record_failures_total and logged once per outage. Rotation
 // deletes only files of this server's own layout (isRecordingPath), never anything else under DIR.
 import { mkdir, readdir, unlink, writeFile } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry as PromRegistry } from 'prom-client';
 import type { Exchange } from '../protocol/exchange.ts';
 import { CONTEXT_API_VERSION, CONTEXT_KIND } from '../protocol/wire.ts';
-import { exchangeText, isRecordingFileName, isRecordingKindFolder, isRecordingOperationFolder, recordingPath, type RecordedExchange } from './format.ts';
-import { redactExchange } from './redact.ts';
+import { isRecordingFileName, isRecordingKindFolder, isRecordingOperationFolder, recordingPath, type RecordedExchange } from './format.ts';
+import type { EncodeReply, EncodeRequest } from './encode-worker.ts';
 import { serverVersion } from './server-version.ts';
 
 export const DEFAULT_RECORD_MAX_FILES = 10_000;
@@ -30,6 +31,8 @@ export interface RecordMeta {
   replayed?: boolean;
   /** The request body's size in bytes, when known; otherwise the recorder estimates it. */
   requestBytes?: number;
+  /** The request body as received: encoded from this text instead of the parsed request. */
+  requestText?: string;
 }
 
 export interface RecorderOptions {
@@ -55,6 +58,50 @@ interface Pending {
   durationMs: number;
   time: Date;
   bytes: number;
+  requestText?: string;
+}
+
+/** Encodes exchanges on one worker thread (encode-worker.ts), started with the first exchange. */
+class Encoder {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
+
+  encode(requestText: string | undefined, recorded: RecordedExchange, keepSecrets: boolean): Promise<string> {
+    const worker = (this.worker ??= this.start());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      worker.ref();
+      const message: EncodeRequest = { id, requestText, recorded: requestText === undefined ? recorded : { ...recorded, request: undefined }, keepSecrets };
+      worker.postMessage(message);
+    });
+  }
+
+  private start(): Worker {
+    const url = new URL(import.meta.url.endsWith('.ts') ? './encode-worker.ts' : './encode-worker.js', import.meta.url);
+    const worker = new Worker(url);
+    worker.unref();
+    worker.on('message', (reply: EncodeReply) => {
+      const waiter = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      if (this.waiting.size === 0) worker.unref();
+      if ('text' in reply) waiter?.resolve(reply.text);
+      else waiter?.reject(new Error(reply.error));
+    });
+    // A worker that dies fails what it was encoding; the next exchange starts a new one.
+    worker.on('error', (error: Error) => this.failAll(error));
+    worker.on('exit', () => {
+      this.worker = undefined;
+      this.failAll(new Error('the recording encoder stopped'));
+    });
+    return worker;
+  }
+
+  private failAll(error: Error): void {
+    for (const waiter of this.waiting.values()) waiter.reject(error);
+    this.waiting.clear();
+  }
 }
 
 export class ExchangeRecorder {
@@ -82,6 +129,7 @@ export class ExchangeRecorder {
   private readonly failuresTotal: Counter<'reason'>;
   private readonly recordedTotal: Counter;
   readonly counts = { recorded: 0, dropped: 0, failed: 0, replayed: 0 };
+  private readonly encoder = new Encoder();
 
   constructor(options: RecorderOptions) {
     this.dir = options.dir;
@@ -141,7 +189,7 @@ export class ExchangeRecorder {
         return;
       }
       this.pendingBytes += bytes;
-      this.queue.push({ exchange, durationMs, time: this.now(), bytes });
+      this.queue.push({ exchange, durationMs, time: this.now(), bytes, requestText: meta.requestText });
       this.worker ??= this.drain();
     } catch (error) {
       this.fail('write', error, 'could not queue an exchange for recording');
@@ -206,7 +254,7 @@ export class ExchangeRecorder {
       serverVersion: serverVersion(),
       time: item.time.toISOString(),
     };
-    const text = exchangeText(this.keepSecrets ? recorded : redactExchange(recorded));
+    const text = await this.encoder.encode(item.requestText, recorded, this.keepSecrets);
     const path = join(this.dir, recordingPath(request, item.time));
     const folder = dirname(path);
     if (!this.folders.has(folder)) await mkdir(folder, { recursive: true, mode: 0o700 });

@@ -23,9 +23,40 @@ export interface InterpretRouteOptions {
 }
 /** Longest kind, operation or uid written to a log line. */
 const MAX_LOGGED_FIELD = 256;
+/** Bodies this large take tens of milliseconds of synchronous work (decoding JSON, validating, diffing). */
+const LARGE_BODY_CHARS = 1024 * 1024;
+
+/**
+ * Large requests start their synchronous work one per event-loop turn, so several arriving together never
+ * hold the loop back to back: other requests and probes are served between any two of them.
+ */
+class OnePerTurn {
+  private readonly waiting: Array<() => void> = [];
+  private running = false;
+
+  /** Resolves when it is the caller's turn; the caller calls done() once its synchronous work has run. */
+  turn(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      if (!this.running) this.next();
+    });
+  }
+
+  done(): void {
+    this.running = false;
+    if (this.waiting.length > 0) this.next();
+  }
+
+  private next(): void {
+    this.running = true;
+    setImmediate(this.waiting.shift()!);
+  }
+}
 
 export function registerInterpretRoute(app: FastifyInstance, options: InterpretRouteOptions): void {
   const { registry, metrics, maxAnswerMs, onExchange } = options;
+
+  const largeBodies = new OnePerTurn();
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const read = request.body as ReadBody | undefined;
@@ -37,14 +68,17 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
     // Read by Lua `print` logging only: the uid is looked up when a script prints.
     const context = { get uid() { return sniffUid(raw.body); }, log, deadline: performance.now() + limitMs };
     metrics.inFlight.inc();
+    const large = (raw.body?.length ?? 0) > LARGE_BODY_CHARS;
+    if (large) await largeBodies.turn();
     const work = runWithRequestContext(context, () => handleExchange(registry, raw)).catch((error: unknown) => internalError(raw.body, error));
+    if (large) largeBodies.done();
     const exchange = await withDeadline(work, limitMs, () => timeoutAnswer(raw.body, limitMs));
     metrics.inFlight.dec();
 
     const durationMs = performance.now() - request.arrivedAt;
     observe(exchange, durationMs, log);
     if (onExchange) {
-      const meta = { replayed: isReplayedRequest(request.headers), requestBytes: raw.body?.length };
+      const meta = { replayed: isReplayedRequest(request.headers), requestBytes: raw.body?.length, requestText: raw.body };
       setImmediate(() => onExchange(exchange, durationMs, meta));
     }
     return sendEnvelope(reply, exchange.response);

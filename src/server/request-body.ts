@@ -8,6 +8,7 @@
 // No library does byte budgets across requests (rate limiters count requests), and it is a counter and a
 // list of paused readers.
 import type { IncomingMessage } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 
 export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 /** Four bodies of the largest default size at once; thousands of usual ones (2-40 KiB). */
@@ -81,7 +82,9 @@ export class BodyBudget {
   /** Reads one body; `reservation` keeps its bytes counted until the caller releases it. */
   read(stream: IncomingMessage, bodyLimit: number, idleMs: number, reservation: Reservation): Promise<ReadBody> {
     return new Promise((resolve, reject) => {
-      let chunks: Buffer[] = [];
+      // Decoded chunk by chunk, so a large body's decoding is spread over its arrival instead of one block at the end.
+      const decoder = new StringDecoder('utf8');
+      let pieces: string[] = [];
       let size = 0;
       let kept: string | undefined;
       let idleTimer: NodeJS.Timeout | undefined;
@@ -106,8 +109,8 @@ export class BodyBudget {
         clearTimeout(idleTimer);
         idleTimer = setTimeout(() => {
           done();
-          const received = kept ?? Buffer.concat(chunks).toString('utf8', 0, KEEP_WHEN_TRUNCATED);
-          chunks = [];
+          const received = kept ?? pieces.join('').slice(0, KEEP_WHEN_TRUNCATED);
+          pieces = [];
           reject(new BodyStalledError(idleMs, received));
         }, idleMs);
       };
@@ -116,11 +119,11 @@ export class BodyBudget {
         size += chunk.length;
         if (kept !== undefined) return; // over the limit: read and dropped
         if (size > bodyLimit) {
-          kept = Buffer.concat([...chunks, chunk]).toString('utf8', 0, KEEP_WHEN_TRUNCATED);
-          chunks = [];
+          kept = (pieces.join('') + decoder.write(chunk)).slice(0, KEEP_WHEN_TRUNCATED);
+          pieces = [];
           return;
         }
-        chunks.push(chunk);
+        pieces.push(decoder.write(chunk));
         reservation.add(chunk.length);
         if (this.used > this.limitBytes && this.arriving[0] !== reader) {
           reader.paused = true;
@@ -132,8 +135,9 @@ export class BodyBudget {
       stream.once('end', () => {
         done();
         if (kept !== undefined) return resolve({ body: kept, truncatedAt: bodyLimit });
-        const body = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
-        chunks = [];
+        pieces.push(decoder.end());
+        const body = pieces.length === 2 ? pieces[0]! + pieces[1]! : pieces.join('');
+        pieces = [];
         resolve({ body });
       });
       stream.once('error', (error) => {

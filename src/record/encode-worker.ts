@@ -1,0 +1,29 @@
+// The recorder's encoding, on its own thread: redacting and printing a recorded exchange takes tens of
+// milliseconds for a large request, which the main thread must spend answering Karmada instead. Each
+// message is one exchange; the answer is the file's text.
+import { parentPort } from 'node:worker_threads';
+import { CONTEXT_API_VERSION, CONTEXT_KIND } from '../protocol/wire.ts';
+import { exchangeText, type RecordedExchange } from './format.ts';
+import { redactExchange } from './redact.ts';
+
+export interface EncodeRequest {
+  id: number;
+  /** The request body as received, when the server had it; otherwise `recorded.request` is used. */
+  requestText?: string;
+  recorded: Omit<RecordedExchange, 'request'> & { request?: RecordedExchange['request'] };
+  keepSecrets: boolean;
+}
+
+export type EncodeReply = { id: number; text: string } | { id: number; error: string };
+
+parentPort?.on('message', (message: EncodeRequest) => {
+  let reply: EncodeReply;
+  try {
+    const request = message.requestText === undefined ? message.recorded.request! : { apiVersion: CONTEXT_API_VERSION, kind: CONTEXT_KIND, request: JSON.parse(message.requestText).request };
+    const recorded: RecordedExchange = { ...message.recorded, request };
+    reply = { id: message.id, text: exchangeText(message.keepSecrets ? recorded : redactExchange(recorded)) };
+  } catch (error) {
+    reply = { id: message.id, error: (error as Error).message };
+  }
+  parentPort!.postMessage(reply);
+});

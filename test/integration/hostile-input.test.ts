@@ -1,0 +1,312 @@
+// The attacks of the "hard bounds" issue against the real server process: for each, the attack gets a
+// well-formed envelope within its deadline (plus a small grace), an ordinary CloneSet InterpretHealth and
+// GET /healthz sent every 50 ms beside it stay under 300 ms, the server's memory stays under 1 GB, and it
+// keeps serving afterwards. README.md ("Reliability") lists the classes and what each gets.
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { Agent } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InterpreterContext } from '../../src/protocol/wire.ts';
+import { expectWellFormed } from '../reliability/envelope-check.ts';
+import { send, spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
+
+const LUA_TIMEOUT_MS = 1000;
+const GRACE_MS = 600;
+const PROBE_LIMIT_MS = 300;
+const RSS_LIMIT = 1024 * 1024 * 1024;
+const example = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/requests/${name}.json`, import.meta.url), 'utf8'));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A customization for kind `kind` whose `field` runs `body` inside its Lua function. */
+function customization(kind: string, field: string, functionName: string, params: string, body: string): string {
+  return `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: attack-${kind.toLowerCase()}
+spec:
+  target:
+    apiVersion: attack.example.io/v1
+    kind: ${kind}
+  customizations:
+    ${field}:
+      luaScript: |
+        function ${functionName}(${params})
+${body.split('\n').map((line) => `          ${line}`).join('\n')}
+        end
+`;
+}
+const health = (kind: string, body: string) => customization(kind, 'healthInterpretation', 'InterpretHealth', 'obj', body);
+
+const CUSTOMIZATIONS: Record<string, string> = {
+  'xpcall-loop.yaml': health('XpcallLoop', 'xpcall(function() while true do end end, function(m) while true do end end)\nreturn true'),
+  'xpcall-alloc.yaml': health('XpcallAlloc', 'xpcall(function() error("x") end, function(m) local t = {} for i = 1, 3e6 do t[i] = { i } end end)\nreturn true'),
+  'sort.yaml': health('SortBomb', 'local t = {}\nfor i = 1, 400000 do t[i] = (i * 7919) % 400000 end\ntable.sort(t, function(a, b) return a > b end)\nreturn true'),
+  'date.yaml': health('DateBomb', 'local f = string.format("%16777216s", "%Y")\nreturn #os.date(f) > 0'),
+  'find.yaml': health('FindBomb', 'local p = {}\nfor i = 1, 300000 do p[i] = "(" end\nreturn string.find(table.concat(p), "%b()") ~= nil'),
+  'concat.yaml': health('ConcatBomb', 'local s = string.format("%1048576s", "")\nlocal t = {}\nfor i = 1, 512 do t[i] = s end\nreturn #table.concat(t) > 0'),
+  'spinner.yaml': health('Spinner', 'while true do end'),
+  'healthy.yaml': health('Healthy', 'return obj.status ~= nil'),
+  'string-refs.yaml': customization('StringRefs', 'statusReflection', 'ReflectStatus', 'obj', 'local s = string.format("%1048576s", "")\nlocal t = {}\nfor i = 1, 400 do t[i] = s end\nreturn t'),
+};
+
+function attackRequest(kind: string, uid: string, operation = 'InterpretHealth') {
+  const object = { apiVersion: 'attack.example.io/v1', kind, metadata: { name: 'a', namespace: 'default' }, spec: {}, status: { ready: true } };
+  return { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', request: { uid, kind: { group: 'attack.example.io', version: 'v1', kind }, name: 'a', namespace: 'default', operation, object } };
+}
+
+function rssBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
+interface Watch {
+  stop(): Promise<{ slowestProbeMs: number; probes: number; failedProbes: string[]; peakRss: number }>;
+}
+
+/** Ordinary traffic beside an attack (probe.ts, its own process) and the server's resident memory. */
+async function watch(server: SpawnedServer, caFile: string): Promise<Watch> {
+  const child = fork(fileURLToPath(new URL('./probe.ts', import.meta.url)), [String(server.port), caFile], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise((resolve) => child.once('message', resolve));
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    try {
+      peakRss = Math.max(peakRss, rssBytes(server.child.pid!));
+    } catch {
+      // the process is gone; the probes report it
+    }
+  }, 25);
+  return {
+    async stop() {
+      const seen = new Promise<{ slowestProbeMs: number; probes: number; failedProbes: string[] }>((resolve) => child.once('message', resolve as (m: unknown) => void));
+      child.send('stop');
+      const result = await seen;
+      clearInterval(sampler);
+      return { ...result, peakRss };
+    },
+  };
+}
+
+/** Runs `attack` beside ordinary traffic and checks the bounds every attack must keep. */
+async function beside<T>(server: SpawnedServer, attack: () => Promise<T>): Promise<T> {
+  const caFile = join(server.certDir, 'ca.crt');
+  await writeFile(caFile, server.ca);
+  const watching = await watch(server, caFile);
+  await sleep(100);
+  let result: T;
+  try {
+    result = await attack();
+    await sleep(100);
+  } finally {
+    const seen = await watching.stop();
+    expect(seen.failedProbes).toEqual([]);
+    expect(seen.probes).toBeGreaterThan(2);
+    expect(seen.slowestProbeMs).toBeLessThan(PROBE_LIMIT_MS);
+    expect(seen.peakRss).toBeLessThan(RSS_LIMIT);
+  }
+  expect((await send(server, { path: '/healthz' })).status).toBe(200);
+  return result!;
+}
+
+/** Sends an interpreter request; the envelope and how long it took. */
+async function interpret(server: SpawnedServer, envelope: unknown, agent?: Agent): Promise<{ context: InterpreterContext; ms: number; bytes: number }> {
+  const started = performance.now();
+  const answer = await send(server, { path: '/interpret?timeout=30s', body: JSON.stringify(envelope), agent });
+  return { context: expectWellFormed(answer.status, answer.body, envelope), ms: performance.now() - started, bytes: answer.body.length };
+}
+
+describe('hostile input against the real server', () => {
+  let server: SpawnedServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kiw-hostile-'));
+    for (const [file, text] of Object.entries(CUSTOMIZATIONS)) await writeFile(join(dir, file), text);
+    server = await spawnServer(['--customizations', dir, '--lua-timeout', `${LUA_TIMEOUT_MS}ms`, '--lua-workers', '2', '--body-idle-timeout', '2s']);
+    // Ready means the workers are up, so the first attack does not wait for them.
+    for (let i = 0; i < 100 && (await send(server, { path: '/readyz' })).status !== 200; i++) await sleep(50);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a quantity with a huge exponent or mantissa is refused at once', async () => {
+    const envelope = example('cloneset-interpretreplica');
+    const huge = `1${'0'.repeat(200_000)}`;
+    envelope.request.object.spec.template.spec.containers[0].resources = {
+      requests: { cpu: '1e100000', memory: huge, 'example.com/a': '1e100000', 'example.com/b': '1e100000', 'example.com/c': '1e100000' },
+    };
+    const { context, ms } = await beside(server, () => interpret(server, envelope));
+    expect(context.response).toMatchObject({ successful: false, status: { code: 400 } });
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it.each([
+    ['an endless error handler', 'XpcallLoop', /time limit|timed out/],
+    ['tables allocated in an error handler', 'XpcallAlloc', /memory limit|time limit|timed out/],
+    ['a native sort of 400,000 numbers', 'SortBomb', /time limit|timed out/],
+    ['a backtracking pattern over 300,000 characters', 'FindBomb', /time limit|timed out/],
+    ['table.concat of 512 × 1 MiB', 'ConcatBomb', /memory limit|time limit|timed out/],
+  ])('Lua: %s is stopped and named, within its time limit', async (_name, kind, limit) => {
+    const { context, ms } = await beside(server, () => interpret(server, attackRequest(kind, `attack-${kind}`)));
+    expect(context.response).toMatchObject({ successful: false, status: { code: 500 } });
+    expect(context.response!.status!.message).toContain(`attack-${kind.toLowerCase()}`);
+    expect(context.response!.status!.message).toMatch(limit);
+    expect(ms).toBeLessThan(LUA_TIMEOUT_MS + GRACE_MS);
+  });
+
+  it('Lua: os.date with a 16 MiB format answers within its time limit', async () => {
+    const { context, ms } = await beside(server, () => interpret(server, attackRequest('DateBomb', 'attack-date')));
+    // Formatting is linear: it may finish (a successful answer) or be stopped; either way in time.
+    if (!context.response!.successful) expect(context.response!.status!.message).toMatch(/attack-datebomb/);
+    expect(ms).toBeLessThan(LUA_TIMEOUT_MS + GRACE_MS);
+  });
+
+  it('Lua: a result holding 400 references to one 1 MiB string is stopped at the memory limit', async () => {
+    const { context, ms } = await beside(server, () => interpret(server, attackRequest('StringRefs', 'attack-refs', 'InterpretStatus')));
+    expect(context.response).toMatchObject({ successful: false, status: { code: 500 } });
+    expect(context.response!.status!.message).toMatch(/memory limit|over the limit|time limit|timed out/);
+    expect(ms).toBeLessThan(LUA_TIMEOUT_MS + GRACE_MS);
+  });
+
+  it.each([3, 8])('Lua: %i concurrent runaway calls do not hold up other customizations, probes or /healthz', async (count) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: count + 1 });
+    const { runaway, other } = await beside(server, async () => {
+      const runaway = Array.from({ length: count }, (_, i) => interpret(server, attackRequest('Spinner', `spin-${count}-${i}`), agent));
+      await sleep(50);
+      const other = await interpret(server, attackRequest('Healthy', `healthy-${count}`), agent);
+      return { runaway: await Promise.all(runaway), other };
+    });
+    agent.destroy();
+    for (const r of runaway) expect(r.context.response).toMatchObject({ successful: false, status: { code: 500 } });
+    expect(other.context.response).toMatchObject({ successful: true, healthy: true });
+    // Behind the runaway calls by at most one time limit (queued calls are taken in turn across customizations).
+    expect(other.ms).toBeLessThan(LUA_TIMEOUT_MS + GRACE_MS);
+  });
+
+  it('bodies that declare 8 MiB and stall hold no budget, and are cut after the idle timeout with 408', async () => {
+    const stalled = await beside(server, async () => {
+      const sockets = Array.from({ length: 6 }, (_, i) => {
+        const socket = connect({ host: '127.0.0.1', port: server.port, servername: 'localhost', ca: server.ca, ALPNProtocols: ['http/1.1'] });
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk));
+        socket.on('error', () => undefined);
+        const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(text)));
+        socket.once('secureConnect', () =>
+          socket.write(`POST /interpret HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 8388608\r\n\r\n{"apiVersion":"config.karmada.io/v1alpha1","request":{"uid":"stalled-${i}"`),
+        );
+        return closed;
+      });
+      return Promise.all(sockets);
+    });
+    for (const [i, text] of stalled.entries()) {
+      expect(text).toMatch(/^HTTP\/1\.1 200 /);
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).response).toMatchObject({ uid: `stalled-${i}`, successful: false, status: { code: 408 } });
+    }
+  });
+
+  it('/preserve with {..a..a..a} over a status nested 300 levels deep fails that rule at the work cap', async () => {
+    let status: Record<string, unknown> = { b: 0 };
+    for (let i = 1; i < 300; i++) status = { a: status, b: i };
+    const input = { rules: [{ aliasLabelName: 'x', jsonPath: '{..a..a..a}' }], observedObject: { apiVersion: 'attack.example.io/v1', kind: 'Unserved', metadata: { name: 'a' }, status } };
+    const started = performance.now();
+    const answer = await beside(server, () => send(server, { path: '/preserve', body: JSON.stringify(input) }));
+    expect(answer.status).toBe(200);
+    const result = JSON.parse(answer.body);
+    expect(result.labels).toEqual({});
+    expect(result.errors[0].message).toMatch(/jsonpath/);
+    expect(performance.now() - started).toBeLessThan(LUA_TIMEOUT_MS + GRACE_MS + 500);
+  });
+
+  it('a 4 MB kind name is refused without being echoed or logged in full', async () => {
+    const envelope = example('cloneset-interpretreplica');
+    envelope.request.kind.kind = 'K'.repeat(4 * 1024 * 1024);
+    const { context, bytes } = await beside(server, () => interpret(server, envelope));
+    expect(context.response).toMatchObject({ successful: false, status: { code: 400 } });
+    expect(bytes).toBeLessThan(8192);
+    await sleep(300); // log lines are written in batches
+    expect(Math.max(...server.logs.map((line) => JSON.stringify(line).length))).toBeLessThan(64 * 1024);
+  });
+});
+
+describe('recording under hostile traffic', () => {
+  let server: SpawnedServer;
+  let dir: string;
+  afterAll(async () => {
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('rotation deletes only recordings, and sixty 8 MB AggregateStatus calls keep memory bounded', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kiw-record-'));
+    await mkdir(join(dir, 'myproject'));
+    for (const file of ['myproject/package-1.json', 'myproject/package-2.json', 'tsconfig.json']) await writeFile(join(dir, file), '{}');
+    server = await spawnServer(['--record', dir, '--record-max-files', '5']);
+    const envelope = example('cloneset-interpretreplica');
+    envelope.request.operation = 'AggregateStatus';
+    const item = { clusterName: 'member', applied: true, status: { replicas: 1, readyReplicas: 1, padding: 'x'.repeat(7 * 1024 * 1024) } };
+    envelope.request.aggregatedStatus = [item];
+    const agent = new Agent({ keepAlive: true, maxSockets: 6 });
+    const body = JSON.stringify(envelope); // built once: the load generator shares this machine with the server
+    await beside(server, async () => {
+      let sent = 0;
+      await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          for (; sent < 60; sent++) {
+            const answer = await send(server, { path: '/interpret?timeout=30s', body, agent });
+            expect(answer.status).toBe(200);
+            expect(JSON.parse(answer.body).response.successful).toBe(true);
+          }
+        }),
+      );
+    });
+    agent.destroy();
+    await sleep(2000);
+    const files = (await readdir(dir, { recursive: true })).map((f) => relative(dir, join(dir, f as string)));
+    expect(files).toEqual(expect.arrayContaining(['myproject/package-1.json', 'myproject/package-2.json', 'tsconfig.json']));
+    expect(files.filter((f) => f.endsWith('.json') && !f.startsWith('myproject') && f !== 'tsconfig.json').length).toBeLessThanOrEqual(5);
+  }, 180_000);
+});
+
+describe('shutdown under load', () => {
+  let server: SpawnedServer | undefined;
+  afterAll(async () => server?.stop());
+
+  it('8 keep-alive clients through SIGTERM with --shutdown-delay 2s: every answer is an envelope, no connection is reset', async () => {
+    server = await spawnServer(['--shutdown-delay', '2s', '--shutdown-timeout', '10s']);
+    const target = server;
+    const body = JSON.stringify(example('cloneset-interpretreplica'));
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const answers: number[] = [];
+    const errors: string[] = [];
+    let running = true;
+    const clients = Array.from({ length: 8 }, async () => {
+      while (running) {
+        try {
+          const answer = await send(target, { path: '/interpret?timeout=10s', body, agent });
+          if (answer.status !== 200 || JSON.parse(answer.body).response?.successful !== true) errors.push(`${answer.status} ${answer.body.slice(0, 100)}`);
+          else answers.push(answer.status);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+          // Once the listener is closed a new connection is refused before anything is sent: the caller
+          // knows and tries another replica. Anything else would lose a request.
+          if (code !== 'ECONNREFUSED') errors.push(code);
+          else await sleep(20);
+        }
+      }
+    });
+    await sleep(500);
+    target.child.kill('SIGTERM');
+    const exit = await target.exited;
+    running = false;
+    await Promise.all(clients);
+    agent.destroy();
+    expect(exit.code).toBe(0);
+    expect(errors).toEqual([]);
+    expect(answers.length).toBeGreaterThan(50);
+  }, 60_000);
+});
