@@ -16,17 +16,21 @@ interface Tracked {
 }
 
 export class ConnectionTracker {
+  /** Every accepted connection, TLS handshake done or not (a drain waits for those still shaking hands). */
+  private readonly accepted = new Set<Socket>();
+  /** Connections that can carry requests (the TLS socket over TLS). */
   private readonly sockets = new Map<Socket, Tracked>();
   private readonly server: Server;
 
   constructor(server: Server) {
     this.server = server;
-    const track = (socket: Socket) => {
-      this.sockets.set(socket, { active: 0, quietSince: performance.now() });
-      socket.once('close', () => this.sockets.delete(socket));
-    };
-    // Over TLS a request's socket is the TLS socket, known from its handshake on.
-    server.on('setSecureContext' in server ? 'secureConnection' : 'connection', track);
+    const tls = 'setSecureContext' in server;
+    server.on('connection', (socket: Socket) => {
+      this.accepted.add(socket);
+      socket.once('close', () => this.accepted.delete(socket));
+      if (!tls) this.track(socket);
+    });
+    if (tls) server.on('secureConnection', (socket: Socket) => this.track(socket));
     server.on('request', (request, response) => {
       const state = this.sockets.get(request.socket);
       if (!state) return;
@@ -39,7 +43,7 @@ export class ConnectionTracker {
   }
 
   get open(): number {
-    return this.sockets.size;
+    return this.accepted.size;
   }
 
   /**
@@ -50,15 +54,20 @@ export class ConnectionTracker {
   async drain(timeoutMs: number): Promise<number> {
     NetServer.prototype.close.call(this.server);
     const until = performance.now() + timeoutMs;
-    while (this.sockets.size > 0 && performance.now() < until) {
+    while (this.accepted.size > 0 && performance.now() < until) {
       const now = performance.now();
       for (const [socket, state] of this.sockets) {
         if (state.active === 0 && now - state.quietSince >= IDLE_GRACE_MS) socket.destroy();
       }
       await new Promise((resolve) => setTimeout(resolve, CHECK_MS));
     }
-    const forced = this.sockets.size;
-    for (const socket of this.sockets.keys()) socket.destroy();
+    const forced = this.accepted.size;
+    for (const socket of this.accepted) socket.destroy();
     return forced;
+  }
+
+  private track(socket: Socket): void {
+    this.sockets.set(socket, { active: 0, quietSince: performance.now() });
+    socket.once('close', () => this.sockets.delete(socket));
   }
 }

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServing as startServer } from '../../src/server/start.ts';
 import { serveConfig } from '../../src/config.ts';
 import { generateSelfSigned, type GeneratedCertificates } from '../../src/server/certificates.ts';
-import { expectWellFormed } from './envelope-check.ts';
+import { expectWellFormed } from '../reliability/envelope-check.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const REQUEST = readFileSync(join(ROOT, 'examples/requests/cloneset-interpretreplica.json'), 'utf8');

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/interpreter/setup.ts';
 import { startLocalServer } from '../../src/server/local.ts';
 import { send } from '../support/spawned-server.ts';
-import { expectWellFormed } from './envelope-check.ts';
+import { expectWellFormed } from '../reliability/envelope-check.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const LUA_TIMEOUT_MS = 200;

@@ -18,7 +18,7 @@ import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/interpreter/setup.ts';
 import { generateSelfSigned } from '../../src/server/certificates.ts';
-import { execForm, parseDockerfile, type Stage } from './dockerfile.ts';
+import { execForm, parseDockerfile, type Stage } from '../deploy/dockerfile.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const enabled = process.env.KARMADA_INTERPRETER_IMAGE_TREE === '1';
