@@ -1,8 +1,7 @@
 // Deep copies of JSON values (what a request body decodes to), for the private copies interpreters
-// receive. Hand-written because the general tools cost more or get JSON keys wrong: structuredClone
-// runs V8's serializer and measured ~10× slower on a recorded 6 KiB CloneSet (≈100 µs against ≈9 µs;
-// it was the largest single cost of a small request), and rfdc assigns every key with `=`, so a key
-// "__proto__" (legal in JSON, kept by JSON.parse as an own property) becomes the copy's prototype.
+// receive. Hand-written because the general tools get JSON keys wrong or cost far more: rfdc assigns
+// every key with `=`, so a key "__proto__" (legal in JSON, kept by JSON.parse as an own property)
+// becomes the copy's prototype, and structuredClone runs V8's serializer (bench/README.md).
 
 /** A deep copy of a JSON value; objects and arrays are new, everything else is shared. */
 export function copyJson<T>(value: T): T {

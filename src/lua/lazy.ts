@@ -16,8 +16,8 @@ const TValue = lobject.TValue;
 
 /**
  * The JS value a never-touched lazy table stands for, kept on fengari's table object (lua_topointer)
- * itself: a WeakMap entry per table cost ~1.7 µs to create and collect, a property a few ns. It is set to
- * undefined, not deleted, when the table is materialized (deleting would make the object slow).
+ * itself (one property, cheaper than a WeakMap entry per table). It is set to undefined, not deleted,
+ * when the table is materialized (deleting would change the object's shape).
  */
 export function lazyValueOf(table: object): object | undefined {
   return (table as { lazyValue?: object }).lazyValue;

@@ -9,9 +9,9 @@ import { toLua53Source } from './source.ts';
 import { createLazyMetatable, pushLazyJson, useLazyResults } from './lazy.ts';
 import { pushJson } from './convert.ts';
 
-/** Instructions between two deadline checks (a check costs ~50 ns; 1000 instructions ~10-20 µs). */
+/** Instructions between two deadline checks: often enough to stop a loop within milliseconds of its deadline. */
 const HOOK_INSTRUCTIONS = 1000;
-/** Hook calls between two heap checks (a heap check costs ~0.5 µs). */
+/** Hook calls between two heap checks (reading heap statistics costs more than a deadline check). */
 const HOOK_CALLS_PER_MEMORY_CHECK = 8;
 /** String bytes a call may create between two heap checks. */
 const STRING_BYTES_PER_MEMORY_CHECK = 8 * 1024 * 1024;

@@ -1,5 +1,5 @@
-// Our diff (src/protocol/patch.ts) must produce exactly fast-json-patch's compare operations, in the
-// same order, only without copying values.
+// The patch between the object Karmada sent and the interpreter's answer (fast-json-patch's compare):
+// applied to the original it gives the answer, shared subtrees are not walked, keys are escaped.
 import fc from 'fast-check';
 import fastJsonPatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
@@ -49,22 +49,10 @@ const edited = (value: unknown) =>
 const pair = json.chain((original) => fc.tuple(fc.constant(original), fc.oneof(edited(original), json)));
 
 describe('diff', () => {
-  it('gives fast-json-patch compare operations, in order', () => {
-    fc.assert(
-      fc.property(
-        pair.filter(([a, b]) => typeof a === 'object' && a !== null && typeof b === 'object' && b !== null),
-        ([original, modified]) => {
-          expect(diff(original as object, modified as object)).toEqual(fastJsonPatch.compare(original as object, modified as object));
-        },
-      ),
-      { numRuns: 2000 },
-    );
-  });
-
   it('applying the operations to the original gives the modified value', () => {
     fc.assert(
       fc.property(
-        // (__proto__ keys left out: fast-json-patch's apply treats them specially; the test above covers them)
+        // (__proto__ keys left out: fast-json-patch's apply refuses them; test/isolation and test/lua cover them)
         pair.filter(([a, b]) => typeof a === 'object' && a !== null && !Array.isArray(a) && typeof b === 'object' && b !== null && !Array.isArray(b) && !JSON.stringify([a, b]).includes('__proto__')),
         ([original, modified]) => {
           const ops = diff(original as object, modified as object);
@@ -76,16 +64,14 @@ describe('diff', () => {
     );
   });
 
-  it('shares values with the modified object instead of copying them, and changes neither input', () => {
+  it('changes neither input', () => {
     const original = { spec: { replicas: 1 }, status: { ready: 1 } };
     const modified = { spec: { replicas: 1 }, status: { ready: 2, conditions: [{ type: 'Ready' }] } };
     const before = JSON.stringify([original, modified]);
-    const ops = diff(original, modified);
-    expect(ops).toEqual([
+    expect(diff(original, modified)).toEqual([
       { op: 'replace', path: '/status/ready', value: 2 },
       { op: 'add', path: '/status/conditions', value: [{ type: 'Ready' }] },
     ]);
-    expect((ops[1] as { value: unknown }).value).toBe(modified.status.conditions);
     expect(JSON.stringify([original, modified])).toBe(before);
   });
 
