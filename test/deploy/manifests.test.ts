@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import fastJsonPatch from 'fast-json-patch';
 import { parseAllDocuments, parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { SERVE_OPTIONS, serveConfig } from '../../src/config.ts';
+import { serveConfig } from '../../src/config.ts';
 import { renderWebhookConfiguration, WEBHOOK_CONFIGURATION_FILE, WEBHOOK_URL } from '../../scripts/update-manifests.ts';
 import { builtinModelFor, checkAgainstModel } from '../support/k8s-schema.ts';
 import { checkAgainstSchema } from './manifest-schemas.ts';
@@ -62,9 +62,6 @@ function deploymentWith(...components: string[]) {
   return deployment;
 }
 const containerOf = (deployment: any) => deployment.spec.template.spec.containers[0];
-/** `serve` flags the lead's metrics listener adds; until SERVE_OPTIONS has it, it is checked here by form only. */
-const withoutUnknownMetricsFlag = (args: string[]) =>
-  SERVE_OPTIONS.some((o) => o.flag === 'metrics-bind-address') ? args : args.filter((a) => !a.startsWith('--metrics-bind-address='));
 
 describe('manifests', () => {
   it('every document parses and conforms to its schema', () => {
@@ -247,7 +244,7 @@ describe('manifests', () => {
     const container = containerOf(patched);
     const address = container.args.find((a: string) => a.startsWith('--metrics-bind-address='))?.split('=')[1];
     expect(address).toBe(':8080'); // all interfaces, as controller-runtime's flag of that name
-    expect(() => serveConfig(withoutUnknownMetricsFlag(container.args.slice(1)), {})).not.toThrow();
+    expect(() => serveConfig(container.args.slice(1), {})).not.toThrow();
     const port = container.ports.find((p: any) => p.name === 'metrics');
     expect(port).toEqual({ name: 'metrics', containerPort: Number(address!.split(':').at(-1)), protocol: 'TCP' });
     // The probes stay on the webhook's HTTPS port: they prove what Karmada uses works.
@@ -285,7 +282,7 @@ describe('manifests', () => {
     expect(all.args.length).toBe(baseArgs.length + 4);
     expect(all.ports.map((p: any) => p.name)).toEqual(['https', 'metrics']);
     expect(all.volumeMounts.map((m: any) => m.name)).toEqual(['tls', 'customizations', 'karmada-kubeconfig']);
-    expect(() => serveConfig(withoutUnknownMetricsFlag(all.args.slice(1)), {})).not.toThrow();
+    expect(() => serveConfig(all.args.slice(1), {})).not.toThrow();
   });
 
   it(`${WEBHOOK_CONFIGURATION_FILE} is what webhook-config generates from the registry now`, async () => {

@@ -1,0 +1,61 @@
+// --metrics-bind-address: /metrics, /healthz and /readyz over plain HTTP beside the webhook's TLS, for a
+// Prometheus that does not speak the webhook's TLS; the build-info gauge names version and Node.js.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serveConfig } from '../../src/config.ts';
+import { serverVersion } from '../../src/record/server-version.ts';
+import { generateSelfSigned } from '../../src/server/certificates.ts';
+import { startServing } from '../../src/server/start.ts';
+
+describe('the plain-HTTP metrics listener', () => {
+  const cleanup: Array<() => Promise<unknown>> = [];
+  afterAll(async () => {
+    for (const c of cleanup.reverse()) await c();
+  });
+
+  it('serves /metrics (with build info), /healthz and /readyz without TLS; off unless asked for', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kiw-metrics-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const pair = await generateSelfSigned();
+    await writeFile(join(dir, 'tls.crt'), pair.certPem);
+    await writeFile(join(dir, 'tls.key'), pair.keyPem);
+    const base = ['--cert-dir', dir, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'];
+
+    const server = await startServing(serveConfig([...base, '--metrics-bind-address', '127.0.0.1:0'], {}));
+    cleanup.push(server.close);
+    expect(server.metricsPort).toBeGreaterThan(0);
+    const metrics = await fetch(`http://127.0.0.1:${server.metricsPort}/metrics`);
+    expect(metrics.status).toBe(200);
+    const text = await metrics.text();
+    expect(text).toContain(`karmada_interpreter_build_info{version="${serverVersion()}",node="${process.version}"} 1`);
+    expect(text).toMatch(/^# TYPE karmada_interpreter_lua_compile_cache_total counter$/m);
+    expect((await fetch(`http://127.0.0.1:${server.metricsPort}/healthz`)).status).toBe(200);
+    const ready = await fetch(`http://127.0.0.1:${server.metricsPort}/readyz`);
+    expect([200, 503]).toContain(ready.status);
+    expect(await ready.json()).toMatchObject({ checks: { tls: { ok: true } } });
+    // The interpreter endpoint is not on this listener.
+    expect((await fetch(`http://127.0.0.1:${server.metricsPort}/interpret`, { method: 'POST', body: '{}' })).status).toBe(404);
+
+    const without = await startServing(serveConfig(base, {}));
+    cleanup.push(without.close);
+    expect(without.metricsPort).toBeUndefined();
+  });
+
+  it.each([
+    [':8080', { host: '0.0.0.0', port: 8080 }],
+    ['127.0.0.1:9090', { host: '127.0.0.1', port: 9090 }],
+    ['[::1]:9090', { host: '::1', port: 9090 }],
+  ])('parses %s', (flag, expected) => {
+    expect(serveConfig(['--metrics-bind-address', flag], {}).metricsBindAddress).toEqual(expected);
+  });
+
+  it.each(['0', ''])('treats %j as off, as controller-runtime does', (flag) => {
+    expect(serveConfig(['--metrics-bind-address', flag], {}).metricsBindAddress).toBeUndefined();
+  });
+
+  it('refuses an address without a port, naming the flag', () => {
+    expect(() => serveConfig(['--metrics-bind-address', 'localhost'], {})).toThrow(/--metrics-bind-address: "localhost" is not HOST:PORT or :PORT/);
+  });
+});
