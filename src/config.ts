@@ -1,7 +1,6 @@
 // Flags + environment -> one typed, validated Config for `serve`. Every flag has an environment
 // variable (KARMADA_INTERPRETER_<FLAG>, list values comma-separated); a flag beats its variable.
 // Problems fail fast with a message naming the flag.
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { formatGoDuration, parseGoDuration } from './go-duration.ts';
 import { KindSelectorError, parseKindSelector } from './interpreter/kind-selector.ts';
@@ -74,7 +73,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: 'tls-key-file', env: 'KARMADA_INTERPRETER_TLS_KEY_FILE', help: 'serving private key (PEM); needs --tls-cert-file' },
   { flag: 'tls-san', env: 'KARMADA_INTERPRETER_TLS_SAN', multiple: true, help: 'extra DNS name or IP for the generated self-signed certificate (repeatable)' },
   { flag: 'self-signed-dir', env: 'KARMADA_INTERPRETER_SELF_SIGNED_DIR', help: 'where the generated self-signed CA and certificate are kept and reused between starts [default: $XDG_CACHE_HOME or ~/.cache, then $TMPDIR, + /karmada-interpreter-webhook]' },
-  { flag: 'customizations', env: 'KARMADA_INTERPRETER_CUSTOMIZATIONS', multiple: true, help: 'directory of ResourceInterpreterCustomization files (repeatable, recursive, reloaded on change); must exist at start' },
+  { flag: 'customizations', env: 'KARMADA_INTERPRETER_CUSTOMIZATIONS', multiple: true, help: 'directory of ResourceInterpreterCustomization files (repeatable, recursive, reloaded on change); must exist at start (exit 2 otherwise)' },
   { flag: 'examples', env: 'KARMADA_INTERPRETER_EXAMPLES', multiple: true, help: 'also serve shipped Lua examples: all, or kinds (Rollout.argoproj.io, ScaledObject.keda.sh) [default: none]' },
   { flag: 'log-level', env: 'KARMADA_INTERPRETER_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug (bodies) or trace' },
   { flag: 'body-limit', env: 'KARMADA_INTERPRETER_BODY_LIMIT', default: '8MiB', help: 'largest request body, e.g. 8MiB, 512KiB, 1000000' },
@@ -167,9 +166,6 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
   if (selfSignedDir && (certDir || tlsCertFile)) throw new ConfigError('--self-signed-dir is for the generated certificate: it cannot be combined with --cert-dir or --tls-cert-file/--tls-key-file');
   const register = registerConfig(str, list);
   const customizations = list('customizations');
-  for (const path of customizations) {
-    if (!existsSync(path)) throw new ConfigError(`--customizations ${path}: no such file or directory (a mounted ConfigMap's mountPath, or a folder of ResourceInterpreterCustomization files)`);
-  }
   const examples = list('examples');
   try {
     selectExamples(examples);

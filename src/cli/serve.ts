@@ -36,7 +36,7 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(help);
     return 0;
   }
-  const missing = missingCertificateFiles(config);
+  const missing = missingStartFiles(config);
   if (missing) {
     process.stderr.write(`serve: ${missing}\n`);
     return 2;
@@ -51,8 +51,14 @@ export async function run(args: string[]): Promise<number> {
   return new Promise<number>(() => undefined); // runs until a signal ends the process
 }
 
-/** A certificate file that is not there, said with the layout the flag expects (checked before anything starts). */
-export function missingCertificateFiles(config: Pick<ServeConfig, 'certDir' | 'tlsCertFile' | 'tlsKeyFile'>): string | undefined {
+/**
+ * A --customizations path or certificate file that is not there, said with what the flag expects. Checked
+ * before anything starts: a wrong mountPath must stop the start, not serve an empty set that looks healthy.
+ */
+export function missingStartFiles(config: Pick<ServeConfig, 'customizations' | 'certDir' | 'tlsCertFile' | 'tlsKeyFile'>): string | undefined {
+  for (const path of config.customizations) {
+    if (!existsSync(path)) return `--customizations ${path}: no such file or directory (the mountPath of a ConfigMap volume, or a folder of ResourceInterpreterCustomization files)`;
+  }
   if (config.certDir) {
     if (!existsSync(config.certDir)) return `--cert-dir ${config.certDir}: no such directory`;
     const absent = ['tls.crt', 'tls.key'].filter((name) => !existsSync(join(config.certDir!, name)));

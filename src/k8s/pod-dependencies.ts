@@ -146,7 +146,7 @@ export function karmadaPodDependencies(podTemplateSpec: KObject | undefined, nam
  * Deliberately not included: `spec.resourceClaims[].resourceClaimName` (resource.k8s.io ResourceClaims
  * describe device allocations tied to one cluster and exist in several API versions; propagating one is
  * rarely right and its apiVersion cannot be known here), ResourceClaimTemplates, and cluster-scoped
- * PriorityClass / RuntimeClass (dependency distribution attaches namespaced bindings; kinds.md §2.4).
+ * PriorityClass / RuntimeClass (dependency distribution attaches namespaced bindings).
  */
 export function podTemplateDependencies(
   podTemplateSpec: KObject | undefined,

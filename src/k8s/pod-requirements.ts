@@ -2,7 +2,7 @@
 //
 // karmadaPodRequirements ports Karmada's helper.GenerateReplicaRequirements (pkg/util/helper/binding.go)
 // with util.Resource (pkg/util/resource.go): what `kube.accuratePodRequirements` returns.
-// podTemplateRequirements is the improved variant for our TypeScript modules (kinds.md §1.3, §2.4):
+// podTemplateRequirements is the improved variant for our TypeScript modules (the kind READMEs under interpreters/):
 // Kubernetes' own effective-request rule (native sidecars, pod-level resources), plus priorityClassName.
 //
 // Both total resources the way Karmada's scheduler stores them: cpu as int64 milli-units (MilliValue,
@@ -226,7 +226,7 @@ function podEffectiveRequests(spec: Record<string, any>): Totals {
 }
 
 /**
- * The requirement our TypeScript modules report (kinds.md §1.3/§2.4): Kubernetes' effective request
+ * The requirement our TypeScript modules report (see the kind READMEs): Kubernetes' effective request
  * (see podEffectiveRequests), the node claim (empty parts omitted), priorityClassName when set and
  * `namespace` when given. Undefined when there is neither a node claim nor a positive request
  * (a priority class alone is not reported, as in Karmada). Throws InterpreterError(400) on an invalid quantity.

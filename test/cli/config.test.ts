@@ -13,7 +13,6 @@ describe('serve configuration', () => {
   });
 
   it('reads every flag from its environment variable, and a flag beats its variable', () => {
-    // --customizations folders must exist.
     const base = mkdtempSync(join(tmpdir(), 'kiw-config-'));
     const [ric1, ric2, x, y] = ['ric1', 'ric2', 'x', 'y'].map((name) => mkdtempSync(join(base, name)));
     const env = {
@@ -39,7 +38,6 @@ describe('serve configuration', () => {
     [['--cert-dir', 'd', '--tls-key-file', 'k'], /alternatives/],
     [['--cert-dir', 'd', '--self-signed-dir', 's'], /--self-signed-dir/],
     [['--nope'], /Unknown option/],
-    [['--customizations', '/no/such/folder'], /--customizations \/no\/such\/folder: no such file or directory/],
     [['--examples', 'Rolout'], /--examples: "Rolout" matches no shipped example \(did you mean Rollout\?\)/],
     [['--register-kinds', 'CloneSet'], /--register-kinds and --register-exclude-kinds go with --register/],
   ])('rejects %j with a message naming the flag', (args, message) => {
