@@ -34,7 +34,7 @@ export interface LinePositions {
 }
 
 export function readYamlDocuments(text: string, options: YamlReadOptions = {}): YamlDocument[] {
-  return readYamlDocumentsWithLines(text, options).documents;
+  return readYamlDocumentsWithLines(text, options).documents.map(({ node: _node, ...document }) => document);
 }
 
 /** As readYamlDocuments, plus the line of any source offset (of a document's `node`). */
