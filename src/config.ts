@@ -3,6 +3,8 @@
 // Problems fail fast with a message naming the flag.
 import { parseArgs } from 'node:util';
 import { formatGoDuration, parseGoDuration } from './go-duration.ts';
+import { KindSelectorError, parseKindSelector } from './interpreter/kind-selector.ts';
+import { selectExamples } from './lua/examples.ts';
 import { defaultWorkerCount } from './isolation/worker-pool.ts';
 
 export interface ServeConfig {
@@ -15,6 +17,8 @@ export interface ServeConfig {
   /** `--self-signed-dir`: where the generated self-signed set is kept between starts (default: the user's cache). */
   selfSignedDir?: string;
   customizations: string[];
+  /** `--examples`: the shipped Lua examples to serve (`all` or kinds); none by default. */
+  examples: string[];
   logLevel: string;
   bodyLimit: number;
   inflightBodyLimit: number;
@@ -46,6 +50,9 @@ export interface RegisterConfig {
   timeoutSeconds?: number;
   name?: string;
   webhookName?: string;
+  /** `--register-kinds` / `--register-exclude-kinds`: which served kinds are registered (Kind or Kind.group). */
+  kinds?: string[];
+  excludeKinds?: string[];
 }
 
 interface OptionSpec {
@@ -66,7 +73,8 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: 'tls-key-file', env: 'KARMADA_INTERPRETER_TLS_KEY_FILE', help: 'serving private key (PEM); needs --tls-cert-file' },
   { flag: 'tls-san', env: 'KARMADA_INTERPRETER_TLS_SAN', multiple: true, help: 'extra DNS name or IP for the generated self-signed certificate (repeatable)' },
   { flag: 'self-signed-dir', env: 'KARMADA_INTERPRETER_SELF_SIGNED_DIR', help: 'where the generated self-signed CA and certificate are kept and reused between starts [default: $XDG_CACHE_HOME or ~/.cache, then $TMPDIR, + /karmada-interpreter-webhook]' },
-  { flag: 'customizations', env: 'KARMADA_INTERPRETER_CUSTOMIZATIONS', multiple: true, help: 'directory of ResourceInterpreterCustomization files (repeatable, recursive, reloaded on change)' },
+  { flag: 'customizations', env: 'KARMADA_INTERPRETER_CUSTOMIZATIONS', multiple: true, help: 'directory of ResourceInterpreterCustomization files (repeatable, recursive, reloaded on change); must exist at start (exit 2 otherwise)' },
+  { flag: 'examples', env: 'KARMADA_INTERPRETER_EXAMPLES', multiple: true, help: 'also serve shipped Lua examples: all, or kinds (Rollout.argoproj.io, ScaledObject.keda.sh) [default: none]' },
   { flag: 'log-level', env: 'KARMADA_INTERPRETER_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug (bodies) or trace' },
   { flag: 'body-limit', env: 'KARMADA_INTERPRETER_BODY_LIMIT', default: '8MiB', help: 'largest request body, e.g. 8MiB, 512KiB, 1000000' },
   { flag: 'inflight-body-limit', env: 'KARMADA_INTERPRETER_INFLIGHT_BODY_LIMIT', default: '32MiB', help: 'request bytes received and held at once across calls; a body beyond it pauses until answers free room (the oldest arriving body always proceeds)' },
@@ -88,6 +96,8 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: 'register-timeout-seconds', env: 'KARMADA_INTERPRETER_REGISTER_TIMEOUT_SECONDS', default: '10', help: 'with --register: timeoutSeconds of the webhook (1-30)' },
   { flag: 'register-name', env: 'KARMADA_INTERPRETER_REGISTER_NAME', default: 'karmada-interpreter-webhook', help: 'with --register: metadata.name of the configuration' },
   { flag: 'register-webhook-name', env: 'KARMADA_INTERPRETER_REGISTER_WEBHOOK_NAME', default: 'interpreter.karmada-interpreter-webhook.io', help: 'with --register: webhooks[].name' },
+  { flag: 'register-kinds', env: 'KARMADA_INTERPRETER_REGISTER_KINDS', multiple: true, help: 'with --register: register only these served kinds (Kind or Kind.group, e.g. CloneSet,Workflow.argoproj.io) [default: all served]' },
+  { flag: 'register-exclude-kinds', env: 'KARMADA_INTERPRETER_REGISTER_EXCLUDE_KINDS', multiple: true, help: 'with --register: register every served kind but these' },
 ];
 
 export class ConfigError extends Error {}
@@ -154,7 +164,15 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
   if (Boolean(tlsCertFile) !== Boolean(tlsKeyFile)) throw new ConfigError('--tls-cert-file and --tls-key-file must be given together');
   const selfSignedDir = str('self-signed-dir') || undefined;
   if (selfSignedDir && (certDir || tlsCertFile)) throw new ConfigError('--self-signed-dir is for the generated certificate: it cannot be combined with --cert-dir or --tls-cert-file/--tls-key-file');
-  const register = registerConfig(str);
+  const register = registerConfig(str, list);
+  const customizations = list('customizations');
+  const examples = list('examples');
+  try {
+    selectExamples(examples);
+  } catch (error) {
+    if (error instanceof KindSelectorError) throw new ConfigError(`--examples: ${error.message}`);
+    throw error;
+  }
   const metricsBindAddress = parseBindAddress(str('metrics-bind-address'), 'metrics-bind-address');
   return {
     help,
@@ -165,7 +183,8 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
     tlsKeyFile,
     tlsSans: list('tls-san'),
     selfSignedDir,
-    customizations: list('customizations'),
+    customizations,
+    examples,
     logLevel,
     bodyLimit: parseSize(str('body-limit')!, 'body-limit'),
     inflightBodyLimit: parseSize(str('inflight-body-limit')!, 'inflight-body-limit'),
@@ -183,15 +202,39 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
   };
 }
 
-function registerConfig(str: (flag: string) => string | undefined): RegisterConfig | undefined {
+function registerConfig(str: (flag: string) => string | undefined, list: (flag: string) => string[]): RegisterConfig | undefined {
   const kubeconfig = str('register');
-  if (!kubeconfig) return undefined;
+  const kinds = list('register-kinds');
+  const excludeKinds = list('register-exclude-kinds');
+  if (!kubeconfig) {
+    if (kinds.length > 0 || excludeKinds.length > 0) throw new ConfigError('--register-kinds and --register-exclude-kinds go with --register');
+    return undefined;
+  }
+  for (const [flag, values] of [['register-kinds', kinds], ['register-exclude-kinds', excludeKinds]] as const) {
+    try {
+      values.flatMap((value) => value.split(',')).filter((text) => text.trim() !== '').forEach(parseKindSelector);
+    } catch (error) {
+      if (error instanceof KindSelectorError) throw new ConfigError(`--${flag}: ${error.message}`);
+      throw error;
+    }
+  }
   const url = str('register-url');
   const service = str('register-service');
   if (Boolean(url) === Boolean(service)) throw new ConfigError('--register needs exactly one of --register-service or --register-url (how Karmada reaches us)');
   const timeoutSeconds = Number(str('register-timeout-seconds'));
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) throw new ConfigError('--register-timeout-seconds must be 1-30');
-  return { kubeconfig, context: str('register-context') || undefined, url, service, caFile: str('register-ca-file'), timeoutSeconds, name: str('register-name'), webhookName: str('register-webhook-name') };
+  return {
+    kubeconfig,
+    context: str('register-context') || undefined,
+    url,
+    service,
+    caFile: str('register-ca-file'),
+    timeoutSeconds,
+    name: str('register-name'),
+    webhookName: str('register-webhook-name'),
+    ...(kinds.length > 0 ? { kinds } : {}),
+    ...(excludeKinds.length > 0 ? { excludeKinds } : {}),
+  };
 }
 
 function positive(ms: number, flag: string): number {

@@ -5,7 +5,8 @@ import { createRegistry } from '../src/interpreter/setup.ts';
 import { loadTestCases, compareResults } from '../src/interpreter/testcases.ts';
 import { findTestdataFiles, runCaseInProcess } from '../src/interpreter/testrunner.ts';
 
-const loaded = await createRegistry();
+// The shipped examples are opt-in for the server; their own testdata runs here with them enabled.
+const loaded = await createRegistry({ examples: 'all' });
 afterAll(() => loaded.close());
 const files = await findTestdataFiles(['interpreters']);
 

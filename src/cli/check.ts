@@ -3,14 +3,19 @@ import { parseArgs } from 'node:util';
 import type { CustomizationRuntime } from '../lua/interpreter.ts';
 import { checkCustomizationFiles } from '../lua/check.ts';
 
-export const summary = 'compile-check ResourceInterpreterCustomization files (like karmadactl interpret --check)';
 export const help = `Usage: karmada-interpreter check PATH...
 
 Reads every ResourceInterpreterCustomization in the given files and directories (directories are walked
 recursively for *.yaml, *.yml and *.json, skipping testdata/ and dot entries) and prints, per object,
 SOURCE, TARGET and for each rule UNSET, PASS or ERROR: <message>, in the layout of
 'karmadactl interpret --check'. Scripts are compiled in the same sandbox the server uses; whether they
-define the right function is not checked (run the kind's testdata with 'test' for that).
+define the right function is not checked (run the kind's testdata with 'test' for that). Lua errors
+give the script line (as Karmada reports it) and the line of the file.
+
+As 'kubectl apply' (strict field validation) and 'serve' do, a field the CRD does not declare
+(healthInterpretations:, luaScrpt:) is an error naming it, with a suggestion. Objects of other kinds
+(a Kustomization, a ConfigMap) are skipped with a WARNING, as 'serve' skips them; a misspelled kind or
+a wrong apiVersion of a ResourceInterpreterCustomization is an error.
 
 Exits 1 when any object is not a valid customization or any script does not compile, 2 on usage errors.
 

@@ -1,6 +1,11 @@
 // Small helpers shared by the CLI commands.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { KindSelectorError } from '../interpreter/kind-selector.ts';
+import type { Registry } from '../interpreter/registry.ts';
+import type { LoadedRegistry, RegistryOptions } from '../interpreter/setup.ts';
 import { readYamlDocuments } from '../k8s/yaml-documents.ts';
+import { selectExamples } from '../lua/examples.ts';
 
 /** Reads a YAML or JSON file ('-' = stdin) and returns every document. */
 export async function readDocuments(path: string): Promise<unknown[]> {
@@ -27,4 +32,83 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** false when the message says all there is to say (the command's help would bury it). */
+  readonly showHelp: boolean;
+
+  constructor(message: string, options: { showHelp?: boolean } = {}) {
+    super(message);
+    this.showHelp = options.showHelp ?? true;
+  }
+}
+
+/** The flags of every command that builds the registry (what the server would serve). */
+export const REGISTRY_FLAGS = {
+  customizations: { type: 'string', multiple: true },
+  examples: { type: 'string', multiple: true },
+} as const;
+
+export const REGISTRY_FLAGS_HELP = `  --customizations DIR  your ResourceInterpreterCustomization files or folders (repeatable); a path that
+                        does not exist is a usage error
+  --examples NAMES      also serve shipped Lua examples: all, or kinds (Rollout.argoproj.io,
+                        ScaledObject.keda.sh; comma-separated or repeated); env
+                        KARMADA_INTERPRETER_EXAMPLES; none by default, as in serve`;
+
+export interface RegistryFlagValues {
+  customizations?: string[];
+  examples?: string[];
+}
+
+/**
+ * The registry options of a command's flags, with KARMADA_INTERPRETER_EXAMPLES as the default of
+ * --examples (as for serve, so webhook-config and serve agree). A missing --customizations path and an
+ * unknown example are usage errors.
+ */
+export function registryOptions(values: RegistryFlagValues, env: NodeJS.ProcessEnv = process.env): { customizations: string[]; examples: string[] } {
+  const customizations = values.customizations ?? [];
+  for (const path of customizations) {
+    if (!existsSync(path)) throw new UsageError(`--customizations ${path}: no such file or directory`);
+  }
+  const examples = values.examples ?? (env.KARMADA_INTERPRETER_EXAMPLES ? [env.KARMADA_INTERPRETER_EXAMPLES] : []);
+  try {
+    selectExamples(examples);
+  } catch (error) {
+    if (error instanceof KindSelectorError) throw new UsageError(`--examples: ${error.message}`);
+    throw error;
+  }
+  return { customizations, examples };
+}
+
+/** Builds the registry for a command and reports load problems on stderr ("error:" / "warning:"). */
+export async function loadRegistry(values: RegistryFlagValues, extra: RegistryOptions = {}): Promise<LoadedRegistry> {
+  const { createRegistry } = await import('../interpreter/setup.ts');
+  const loaded = await createRegistry({ ...extra, ...registryOptions(values) });
+  for (const p of loaded.problems) process.stderr.write(`error: ${p.file}: ${p.message}\n`);
+  for (const p of loaded.warnings) process.stderr.write(`warning: ${p.file}: ${p.message}\n`);
+  return loaded;
+}
+
+/**
+ * For commands that take their own flags and need the registry too (preserve): reads --customizations
+ * and --examples from args, builds the registry, runs fn, and releases it. Usage errors exit 2.
+ */
+export async function withRegistry(args: string[], command: string, help: string, fn: (registry: Registry) => Promise<number>): Promise<number> {
+  const take = (flag: string) =>
+    args.flatMap((arg, i) => (arg === `--${flag}` && args[i + 1] ? [args[i + 1]!] : arg.startsWith(`--${flag}=`) ? [arg.slice(flag.length + 3)] : []));
+  const examples = take('examples');
+  let loaded: LoadedRegistry;
+  try {
+    loaded = await loadRegistry({ customizations: take('customizations'), ...(examples.length > 0 ? { examples } : {}) });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${command}: ${error.message}\n\n${help}`);
+      return 2;
+    }
+    throw error;
+  }
+  try {
+    return await fn(loaded.registry);
+  } finally {
+    await loaded.close();
+  }
+}

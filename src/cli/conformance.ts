@@ -5,18 +5,26 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
-import { createRegistry, type LoadedRegistry } from '../interpreter/setup.ts';
+import type { LoadedRegistry } from '../interpreter/setup.ts';
 import type { KindInterpreter } from '../interpreter/types.ts';
 import { caseInput, type TestCase } from '../interpreter/testcases.ts';
 import { SKIP, customizationsBesideTestdata, findTestdataFiles, formatSummary, runTestFiles } from '../interpreter/testrunner.ts';
 import { WebhookClient, karmadaRequest, resultsFromResponse } from '../protocol/karmada-client.ts';
 import { startLocalServer } from '../server/local.ts';
+import { loadRegistry, REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, UsageError } from './common.ts';
 
-export const summary = "run Karmada's test cases over HTTPS against the server (deliberate differences listed per kind)";
-export const help = `Usage: karmada-interpreter conformance [PATH ...] [--customizations DIR ...] [--url URL --ca-file F]
+/** Where Karmada keeps its third-party customizations and their cases, inside a checkout. */
+const KARMADA_CASES = join('pkg', 'resourceinterpreter', 'default', 'thirdparty', 'resourcecustomizations');
+
+const GET_CASES = `Karmada's cases come with its source:
+  git clone --depth 1 https://github.com/karmada-io/karmada
+  npm run conformance -- karmada/pkg/resourceinterpreter/default/thirdparty/resourcecustomizations
+(the checkout's root works too: karmada-interpreter conformance karmada)`;
+
+export const help = `Usage: karmada-interpreter conformance PATH... [--customizations DIR ...] [--examples NAMES] [--url URL --ca-file F]
 
 Starts the server in process on loopback (or uses --url), and for every case in every testdata/
-folder under PATH (default ../shared/conformance/karmada) whose kind we serve: builds the request as
+folder under PATH whose kind we serve: builds the request as
 Karmada's webhook client does, sends it over HTTPS, verifies the response like Karmada, applies the
 returned patch and compares the result like Karmada's harness.
 What we have no interpreter for (a kind, or an operation of a kind) is answered by the
@@ -26,7 +34,18 @@ Lua runtime with Karmada's scripts. Cases of kinds served by neither are skipped
 A case listed in interpreters/<group>/<version>/<Kind>/conformance-differences.yaml
 (a list of {name, reason}) is a deliberate difference: reported, not failed. A listed case that
 passes is a failure, so the list stays true. Ends with "N passed, M failed".
+Exits 1 when a case fails or PATH holds no case, 2 when PATH is missing or does not exist.
+
+${GET_CASES}
+
+${REGISTRY_FLAGS_HELP}
 `;
+
+/** PATH as given, or the cases folder inside it when it is a Karmada checkout. */
+function casesFolder(path: string): string {
+  const inside = join(path, KARMADA_CASES);
+  return existsSync(inside) ? inside : path;
+}
 
 const KIND_PATH = /([^/\\]+)[/\\]([^/\\]+)[/\\]([^/\\]+)[/\\]testdata[/\\]/;
 
@@ -50,14 +69,33 @@ function answeredByFallback({ registry, fallbackLua }: LoadedRegistry): string[]
 }
 
 export async function run(args: string[]): Promise<number> {
+  try {
+    return await execute(args);
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`conformance: ${(error as Error).message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+async function execute(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { customizations: { type: 'string', multiple: true }, url: { type: 'string' }, 'ca-file': { type: 'string' } },
+    options: { ...REGISTRY_FLAGS, url: { type: 'string' }, 'ca-file': { type: 'string' } },
     allowPositionals: true,
   });
-  const files = await findTestdataFiles(positionals.length > 0 ? positionals : [join('..', 'shared', 'conformance', 'karmada')]);
-  const loaded = await createRegistry({ customizations: values.customizations ?? [], fallbackCustomizations: await customizationsBesideTestdata(files) });
-  for (const p of loaded.problems) process.stderr.write(`warning: ${p.file}: ${p.message}\n`);
+  if (positionals.length === 0) throw new UsageError(`give the folder of Karmada's test cases. ${GET_CASES}`);
+  for (const path of positionals) {
+    if (!existsSync(path)) throw new UsageError(`${path} does not exist; NOT RUN. ${GET_CASES}`);
+  }
+  const files = await findTestdataFiles(positionals.map(casesFolder));
+  if (files.length === 0) {
+    process.stderr.write(`conformance: no testdata/ files under ${positionals.join(', ')}; NOT RUN. ${GET_CASES}\n`);
+    return 1;
+  }
+  const loaded = await loadRegistry(values, { fallbackCustomizations: await customizationsBesideTestdata(files) });
   const server = values.url ? undefined : await startLocalServer(loaded.registry);
   const client = new WebhookClient(values.url ?? server!.url, {
     ca: values['ca-file'] ? await readFile(values['ca-file'], 'utf8') : server?.ca,
@@ -98,6 +136,6 @@ export async function run(args: string[]): Promise<number> {
   } finally {
     client.close();
     await server?.close();
-    loaded.close();
+    await loaded.close();
   }
 }

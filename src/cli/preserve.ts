@@ -3,11 +3,10 @@
 import { parseArgs } from 'node:util';
 import type { KObject } from '../interpreter/types.ts';
 import { evaluatePreservation, PreservationInputError, rulesFromPolicy, type PreservationResult } from '../preservation/index.ts';
-import { readDocuments, readSingleDocument, UsageError } from './common.ts';
+import { readDocuments, readSingleDocument, REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, UsageError } from './common.ts';
 
-export const summary = 'evaluate failover state-preservation rules against an object, as Karmada would';
 export const help = `Usage: karmada-interpreter preserve --policy FILE --observed-file FILE [-o text|json]
-         [--customizations DIR ...] [--cluster NAME]
+         [--customizations DIR ...] [--examples NAMES] [--cluster NAME]
 
 Runs InterpretStatus on the observed object (the workload as it is in the member cluster), then
 evaluates every statePreservation rule against the reflected status with client-go JSONPath, exactly as
@@ -20,7 +19,7 @@ label values (or aliases that are not valid label names) are reported as warning
                         {aliasLabelName, jsonPath}, or {rules: [...]}; YAML or JSON ('-' reads stdin)
   --observed-file FILE  the observed object (YAML or JSON)
   -o, --output FORMAT   text (default) or json: {"labels": {...}, "errors": [...], "warnings": [...]}
-  --customizations DIR  directories of ResourceInterpreterCustomization files (repeatable)
+${REGISTRY_FLAGS_HELP}
   --cluster NAME        the member cluster's name, used in messages (default: unknown)
 Exits 1 when any rule fails (Karmada would not build the eviction task), 2 on wrong usage.
 `;
@@ -52,7 +51,7 @@ async function execute(args: string[], deps: PreserveDeps): Promise<number> {
         policy: { type: 'string' },
         'observed-file': { type: 'string' },
         output: { type: 'string', short: 'o', default: 'text' },
-        customizations: { type: 'string', multiple: true },
+        ...REGISTRY_FLAGS,
         cluster: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },

@@ -4,17 +4,17 @@
 // cannot do this (it only patches four built-in kinds, and this object lives in another API server).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRegistry } from '../interpreter/setup.ts';
 import { KubeconfigError } from '../register/kubeconfig.ts';
 import { kubectlFlags, shadowWarning } from '../register/precedence.ts';
 import { registerOnce } from '../register/registrar.ts';
-import { UsageError } from './common.ts';
+import { loadRegistry, REGISTRY_FLAGS, UsageError } from './common.ts';
+import { KIND_FILTER_FLAGS, requireLoaded, selectServedKinds } from './webhook-config.ts';
 
-export const summary = 'apply the ResourceInterpreterWebhookConfiguration to karmada-apiserver (server-side apply)';
 export const help = `Usage: karmada-interpreter register [--kubeconfig FILE] [--context NAME]
          (--url URL | --service NAMESPACE/NAME[:PORT][/PATH])
          (--ca-file F | --cert-dir DIR | --tls-cert-file F)
-         [--timeout-seconds N] [--name NAME] [--webhook-name FQDN] [--customizations DIR ...]
+         [--timeout-seconds N] [--name NAME] [--webhook-name FQDN] [--kinds KINDS] [--exclude-kinds KINDS]
+         [--customizations DIR ...] [--examples NAMES]
 
 Applies the same configuration as 'webhook-config' to karmada-apiserver with server-side apply (field
 manager karmada-interpreter-webhook; labels and annotations others set are kept), with caBundle set to
@@ -28,8 +28,9 @@ webhook for a kind and operation served here, and warns with what to do about th
   --kubeconfig FILE       kubeconfig of karmada-apiserver, used alone (default: as kubectl, the files
                           of $KUBECONFIG merged, else ~/.kube/config)
   --context NAME          context to use (default: the current-context)
-  --url, --service, --timeout-seconds, --name, --webhook-name, --customizations
-                          as for webhook-config
+  --url, --service, --timeout-seconds, --name, --webhook-name, --kinds, --exclude-kinds,
+  --customizations, --examples
+                          as for webhook-config (give serve's --customizations and --examples)
   --ca-file F             PEM CA bundle
   --cert-dir DIR          directory with tls.crt (and usually ca.crt), e.g. the cert-manager Secret
   --tls-cert-file F       the serving certificate
@@ -53,15 +54,16 @@ export async function run(args: string[]): Promise<number> {
         'timeout-seconds': { type: 'string' },
         name: { type: 'string' },
         'webhook-name': { type: 'string' },
-        customizations: { type: 'string', multiple: true },
+        ...KIND_FILTER_FLAGS,
+        ...REGISTRY_FLAGS,
       },
     });
     const certFile = values['tls-cert-file'] ?? (values['cert-dir'] ? join(values['cert-dir'], 'tls.crt') : undefined);
     if (!values['ca-file'] && !certFile) throw new UsageError('give --ca-file, --cert-dir or --tls-cert-file: Karmada needs the CA to trust the webhook');
-    const loaded = await createRegistry({ customizations: values.customizations ?? [] });
+    const loaded = await loadRegistry(values);
     try {
-      for (const p of loaded.problems) process.stderr.write(`warning: ${p.file}: ${p.message}\n`);
-      const outcome = await registerOnce(loaded.registry.served(), {
+      requireLoaded(loaded);
+      const outcome = await registerOnce(selectServedKinds(loaded.registry.served(), values), {
         kubeconfig: values.kubeconfig,
         context: values.context,
         url: values.url,
@@ -78,7 +80,7 @@ export async function run(args: string[]): Promise<number> {
       if (warning) process.stderr.write(`warning: ${warning}\n`);
       return 0;
     } finally {
-      loaded.close();
+      await loaded.close();
     }
   } catch (error) {
     process.stderr.write(`register: ${(error as Error).message}\n`);

@@ -1,12 +1,11 @@
 // `replay`: what this build (or a running server) would answer differently for recorded traffic.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createRegistry } from '../interpreter/setup.ts';
+import { loadRegistry, REGISTRY_FLAGS, UsageError } from './common.ts';
 import { formatDifference } from '../record/compare.ts';
 import { listExchangeFiles } from '../record/format.ts';
 import { inProcessTarget, replayFiles, urlTarget, type ReplaySummary, type ReplayTarget } from '../record/replay.ts';
 
-export const summary = 'replay recorded exchanges (serve --record, test/fixtures) and show what would change';
 export const help = `Usage: karmada-interpreter replay PATH... [--url URL [--ca-file F]] [--customizations DIR ...] [-o text|json] [--update]
 
 Sends every recorded request (each *.json under PATH, in sorted order) again - to this build in
@@ -22,6 +21,8 @@ Options:
   --ca-file F             CA bundle to trust for --url (default: the system CAs)
   --customizations DIR    your ResourceInterpreterCustomization folder(s) for the in-process build
                           (repeatable); use it to see what an edited Lua script changes
+  --examples NAMES        shipped Lua examples the in-process build serves (all, or kinds such as
+                          Rollout.argoproj.io); give what the recording server was given
   -o, --output text|json  report format (default text)
   --update                write the new responses into the changed files (re-record); review the diff
 `;
@@ -34,7 +35,7 @@ export async function run(args: string[]): Promise<number> {
       options: {
         url: { type: 'string' },
         'ca-file': { type: 'string' },
-        customizations: { type: 'string', multiple: true },
+        ...REGISTRY_FLAGS,
         output: { type: 'string', short: 'o', default: 'text' },
         update: { type: 'boolean', default: false },
       },
@@ -46,7 +47,7 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parsed;
   if (positionals.length === 0) return usageError('give at least one recorded file or folder');
   if (values.output !== 'text' && values.output !== 'json') return usageError(`-o ${values.output}: expected text or json`);
-  if (values.url && values.customizations?.length) return usageError('--customizations applies to the in-process build; a --url server has its own');
+  if (values.url && (values.customizations?.length || values.examples?.length)) return usageError('--customizations and --examples apply to the in-process build; a --url server has its own');
   if (values['ca-file'] && !values.url) return usageError('--ca-file needs --url');
 
   let files: string[];
@@ -61,10 +62,15 @@ export async function run(args: string[]): Promise<number> {
   if (values.url) {
     target = urlTarget(values.url, { ca: values['ca-file'] ? await readFile(values['ca-file'], 'utf8') : undefined });
   } else {
-    const loaded = await createRegistry({ customizations: values.customizations ?? [] });
-    for (const p of loaded.problems) process.stderr.write(`warning: ${p.file}: ${p.message}\n`);
+    let loaded: Awaited<ReturnType<typeof loadRegistry>>;
+    try {
+      loaded = await loadRegistry(values);
+    } catch (error) {
+      if (error instanceof UsageError) return usageError(error.message);
+      throw error;
+    }
     target = inProcessTarget(loaded.registry);
-    close = () => loaded.close();
+    close = () => void loaded.close();
   }
   try {
     const result = await replayFiles(files, target, { update: values.update });

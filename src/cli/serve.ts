@@ -1,7 +1,8 @@
 // `serve`: the HTTPS webhook server. This file is the command (flags, help); the wiring is src/server/start.ts.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, SERVE_OPTIONS, optionsHelp, serveConfig, type ServeConfig } from '../config.ts';
 
-export const summary = 'serve the interpreter webhook over HTTPS';
 export const help = `Usage: karmada-interpreter serve [options]
 
 Serves POST /interpret (and /interpret/<any path>) for Karmada, plus /healthz, /readyz and /metrics.
@@ -9,6 +10,12 @@ Without --cert-dir or --tls-cert-file/--tls-key-file a self-signed CA and servin
 used (SANs: localhost, 127.0.0.1, ::1 and every --tls-san): generated at the first start and kept in
 --self-signed-dir for later ones, renewed 30 days before expiry; the CA file's path is logged.
 Lua customizations and state-preservation JSONPath run on worker threads with time and memory limits.
+
+Served: OpenKruise CloneSet (apps.kruise.io/v1alpha1) and Advanced StatefulSet (apps.kruise.io/v1beta1),
+Argo Workflow (argoproj.io/v1alpha1), XlineCluster (xline.io.datenlord.com/v1alpha1 and
+xlineoperator.xline.cloud/v1alpha1), every kind of your --customizations, and the shipped Lua
+examples you enable with --examples: Rollout.argoproj.io (Argo Rollout), ScaledObject.keda.sh (KEDA).
+The log line "serving" lists the served kinds; /readyz counts them.
 
 Options:
 ${optionsHelp(SERVE_OPTIONS)}
@@ -20,7 +27,7 @@ export async function run(args: string[]): Promise<number> {
     config = serveConfig(args);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`serve: ${error.message}\n\n${help}`);
+      process.stderr.write(`serve: ${error.message}\n('karmada-interpreter serve --help' lists every option)\n`);
       return 2;
     }
     throw error;
@@ -29,7 +36,38 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(help);
     return 0;
   }
+  const missing = missingStartFiles(config);
+  if (missing) {
+    process.stderr.write(`serve: ${missing}\n`);
+    return 2;
+  }
   const { startServing } = await import('../server/start.ts');
-  await startServing(config);
+  try {
+    await startServing(config);
+  } catch (error) {
+    process.stderr.write(`serve: ${(error as Error).message}\n`);
+    return 1;
+  }
   return new Promise<number>(() => undefined); // runs until a signal ends the process
+}
+
+/**
+ * A --customizations path or certificate file that is not there, said with what the flag expects. Checked
+ * before anything starts: a wrong mountPath must stop the start, not serve an empty set that looks healthy.
+ */
+export function missingStartFiles(config: Pick<ServeConfig, 'customizations' | 'certDir' | 'tlsCertFile' | 'tlsKeyFile'>): string | undefined {
+  for (const path of config.customizations) {
+    if (!existsSync(path)) return `--customizations ${path}: no such file or directory (the mountPath of a ConfigMap volume, or a folder of ResourceInterpreterCustomization files)`;
+  }
+  if (config.certDir) {
+    if (!existsSync(config.certDir)) return `--cert-dir ${config.certDir}: no such directory`;
+    const absent = ['tls.crt', 'tls.key'].filter((name) => !existsSync(join(config.certDir!, name)));
+    if (absent.length > 0) {
+      return `--cert-dir ${config.certDir} has no ${absent.join(' and no ')}: it must hold tls.crt (the serving certificate, PEM, optionally followed by intermediates) and tls.key (its private key, PEM), the layout of a kubernetes.io/tls Secret mounted as a volume (cert-manager writes one, with ca.crt); for files named otherwise use --tls-cert-file and --tls-key-file`;
+    }
+  }
+  for (const [flag, file] of [['--tls-cert-file', config.tlsCertFile], ['--tls-key-file', config.tlsKeyFile]] as const) {
+    if (file && !existsSync(file)) return `${flag} ${file}: no such file`;
+  }
+  return undefined;
 }

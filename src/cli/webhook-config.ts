@@ -3,17 +3,19 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { createRegistry } from '../interpreter/setup.ts';
+import { filterKinds, KindSelectorError, parseSelectors } from '../interpreter/kind-selector.ts';
 import type { ServedKind } from '../interpreter/registry.ts';
-import { UsageError } from './common.ts';
+import type { LoadedRegistry } from '../interpreter/setup.ts';
+import { loadRegistry, REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, UsageError } from './common.ts';
 
-export const summary = 'print the ResourceInterpreterWebhookConfiguration for the served kinds';
 export const help = `Usage: karmada-interpreter webhook-config (--url URL | --service NAMESPACE/NAME[:PORT][/PATH])
-         [--ca-file F] [--timeout-seconds N] [--name NAME] [--webhook-name FQDN] [--customizations DIR ...]
+         [--ca-file F] [--timeout-seconds N] [--name NAME] [--webhook-name FQDN]
+         [--kinds KINDS] [--exclude-kinds KINDS] [--customizations DIR ...] [--examples NAMES]
 
 Prints a config.karmada.io/v1alpha1 ResourceInterpreterWebhookConfiguration whose rules list every
 served kind with exactly the operations it implements (interpreterContextVersions [v1alpha1]).
-Apply it to karmada-apiserver (not the host cluster).
+Apply it to karmada-apiserver (not the host cluster). Exits 1 when a --customizations file fails
+to load (its kinds would be missing), 2 on wrong usage.
 
   --url URL               https://host[:port][/path] (use for pull-mode clusters and Karmada < 1.13)
   --service NS/NAME[:PORT][/PATH]
@@ -22,7 +24,37 @@ Apply it to karmada-apiserver (not the host cluster).
   --timeout-seconds N     1-30 (default 10)
   --name NAME             metadata.name (default karmada-interpreter-webhook)
   --webhook-name FQDN     webhooks[].name (default interpreter.karmada-interpreter-webhook.io)
+  --kinds KINDS           only these served kinds: Kind or Kind.group (CloneSet, Workflow.argoproj.io),
+                          comma-separated or repeated; Karmada keeps its own interpreters for the rest
+  --exclude-kinds KINDS   every served kind but these
+${REGISTRY_FLAGS_HELP}
 `;
+
+/** The flags that choose which served kinds are registered (webhook-config, register). */
+export const KIND_FILTER_FLAGS = {
+  kinds: { type: 'string', multiple: true },
+  'exclude-kinds': { type: 'string', multiple: true },
+} as const;
+
+/** The served kinds that --kinds selects and --exclude-kinds does not; a name matching no served kind is a usage error. */
+export function selectServedKinds(served: ServedKind[], flags: { kinds?: string[]; 'exclude-kinds'?: string[] }, prefix = ''): ServedKind[] {
+  try {
+    const include = parseSelectors(flags.kinds ?? [], served, 'served kind');
+    const exclude = parseSelectors(flags['exclude-kinds'] ?? [], served, 'served kind');
+    const selected = filterKinds(served, include, exclude);
+    if (selected.length === 0) throw new UsageError(`--kinds/--exclude-kinds leave no kind to register`);
+    return selected;
+  } catch (error) {
+    if (error instanceof KindSelectorError) throw new UsageError(`--${prefix}kinds: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Refuses to go on when a --customizations file failed to load: its kinds would silently be left out. */
+export function requireLoaded(loaded: LoadedRegistry): void {
+  const files = [...new Set((loaded.userLua?.errors ?? []).map((problem) => problem.file))];
+  if (files.length > 0) throw new Error(`not all customizations loaded (${files.join(', ')}): fix them (karmada-interpreter check) or leave them out; the errors are above`);
+}
 
 export interface WebhookConfigOptions {
   url?: string;
@@ -102,12 +134,14 @@ export async function run(args: string[]): Promise<number> {
         'timeout-seconds': { type: 'string' },
         name: { type: 'string' },
         'webhook-name': { type: 'string' },
-        customizations: { type: 'string', multiple: true },
+        ...KIND_FILTER_FLAGS,
+        ...REGISTRY_FLAGS,
       },
     });
-    const loaded = await createRegistry({ customizations: values.customizations ?? [] });
+    const loaded = await loadRegistry(values);
     try {
-      const config = webhookConfiguration(loaded.registry.served(), {
+      requireLoaded(loaded);
+      const config = webhookConfiguration(selectServedKinds(loaded.registry.served(), values), {
         url: values.url,
         service: values.service,
         caBundle: values['ca-file'] ? await readFile(values['ca-file'], 'utf8') : undefined,
@@ -118,7 +152,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(stringify(config));
       return 0;
     } finally {
-      loaded.close();
+      await loaded.close();
     }
   } catch (error) {
     process.stderr.write(`webhook-config: ${(error as Error).message}\n`);

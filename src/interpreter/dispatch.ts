@@ -2,7 +2,7 @@
 // implementation, hand it its inputs (a private copy of what it may change), validate what comes back,
 // and turn every failure into a status code and message Karmada can log.
 import { copyJson } from './copy.ts';
-import type { Registry } from './registry.ts';
+import type { LayerName, Registry } from './registry.ts';
 import {
   InterpreterError,
   OPERATIONS,
@@ -41,7 +41,7 @@ export type InterpretResult =
   | { operation: 'InterpretDependency'; dependencies: DependentObjectReference[] };
 
 export type InterpretOutcome =
-  | { ok: true; result: InterpretResult; implementation: string }
+  | { ok: true; result: InterpretResult; implementation: string; layer: LayerName }
   | { ok: false; code: number; message: string; implementation?: string; cause?: unknown; reason?: 'timeout' };
 
 const isOperation = (op: string): op is Operation => (OPERATIONS as readonly string[]).includes(op);
@@ -52,9 +52,16 @@ export async function interpret(registry: Registry, input: InterpretInput): Prom
     if (operation === 'Prune') return fail(501, 'operation Prune is defined by Karmada but never called; it is not implemented');
     return fail(400, `invalid ResourceInterpreterContext: request.operation ${JSON.stringify(operation)} is not a Karmada interpreter operation (${OPERATIONS.join(', ')})`);
   }
+  const failure = registry.failureFor(apiVersion, kind, operation);
+  if (failure) {
+    const name = failure.customization ?? '(unnamed)';
+    return fail(500, `customization ${name} failed to load: ${failure.file} document ${failure.document}: ${failure.message}`);
+  }
   if (!registry.serves(apiVersion, kind)) {
     const served = registry.served().map((s) => `${s.apiVersion} ${s.kind}`);
-    return fail(404, `${apiVersion} ${kind} is not served by this interpreter; served kinds: ${served.join(', ') || 'none'}`);
+    const example = registry.disabledExample(apiVersion, kind);
+    const hint = example ? `; a shipped example serves it when enabled (--examples ${example})` : '';
+    return fail(404, `${apiVersion} ${kind} is not served by this interpreter${hint}; served kinds: ${served.join(', ') || 'none'}`);
   }
   const resolved = registry.resolve(apiVersion, kind, operation);
   if (!resolved) {
@@ -70,7 +77,7 @@ export async function interpret(registry: Registry, input: InterpretInput): Prom
     if (problem) {
       return { ...fail(500, `interpreter ${implementation} returned an invalid ${operation} result: ${problem}`), implementation };
     }
-    return { ok: true, result, implementation };
+    return { ok: true, result, implementation, layer: resolved.layer };
   } catch (error) {
     if (error instanceof InterpreterError) return { ...fail(error.code, error.message), implementation, reason: error.reason };
     return {

@@ -18,12 +18,33 @@ export interface ServedKind {
   operations: Operation[];
 }
 
+/**
+ * A user customization that failed to load (a file with an unknown field, a script that does not
+ * compile): a call it would have answered says so instead of "not served" or a silent fallback to a
+ * lower layer, which would hide that the user's script is not running.
+ */
+export interface FailedCustomization {
+  apiVersion: string;
+  kind: string;
+  /** The operations its document defines scripts for; empty when none could be read. */
+  operations: Operation[];
+  /** metadata.name, when it could be read. */
+  customization?: string;
+  file: string;
+  /** 1-based document of the file. */
+  document: number;
+  /** Why, without the file's contents. */
+  message: string;
+}
+
 type Index = Map<string, KindInterpreter[]>;
 
 const key = (apiVersion: string, kind: string) => `${apiVersion}\u0000${kind}`;
 
 export class Registry {
   private readonly layers = new Map<LayerName, Index>();
+  private failures = new Map<string, FailedCustomization[]>();
+  private disabledExamples = new Map<string, string>();
 
   constructor(initial: Partial<Record<LayerName, KindInterpreter[]>> = {}) {
     for (const layer of LAYERS) this.setLayer(layer, initial[layer] ?? []);
@@ -38,6 +59,39 @@ export class Registry {
       }
     }
     this.layers.set(layer, index);
+  }
+
+  /** Shipped examples that are not enabled (`Kind.group` by apiVersion and kind), so "not served" can say how to enable one. */
+  setDisabledExamples(examples: ReadonlyArray<{ apiVersion: string; kind: string; name: string }>): void {
+    this.disabledExamples = new Map(examples.map((example) => [key(example.apiVersion, example.kind), example.name]));
+  }
+
+  /** The `--examples` name of a shipped example for this kind that is not enabled. */
+  disabledExample(apiVersion: string, kind: string): string | undefined {
+    return this.disabledExamples.get(key(apiVersion, kind));
+  }
+
+  /** Replaces the failed user customizations (at start and on every reload of the user layer). */
+  setFailed(failed: readonly FailedCustomization[]): void {
+    const index = new Map<string, FailedCustomization[]>();
+    for (const failure of failed) {
+      const k = key(failure.apiVersion, failure.kind);
+      index.set(k, [...(index.get(k) ?? []), failure]);
+    }
+    this.failures = index;
+  }
+
+  /**
+   * The failed user customization that would answer this call: the user layer does not answer it and
+   * a failed document defines a script for the operation (it would have overridden any lower layer),
+   * or defines none we could read and no layer answers at all.
+   */
+  failureFor(apiVersion: string, kind: string, operation: Operation): FailedCustomization | undefined {
+    const failures = this.failures.get(key(apiVersion, kind));
+    if (!failures) return undefined;
+    const resolved = this.resolve(apiVersion, kind, operation);
+    if (resolved?.layer === 'user-lua') return undefined;
+    return failures.find((f) => f.operations.includes(operation)) ?? (resolved ? undefined : failures.find((f) => f.operations.length === 0));
   }
 
   /** The implementation for one operation, or undefined when no layer implements it. */

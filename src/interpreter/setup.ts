@@ -1,8 +1,9 @@
-// Builds the registry the server and the CLI share: built-in TypeScript modules, the Lua
-// customizations we ship (interpreters/**/customizations.yaml) and the user's --customizations
-// folders, with Karmada-like precedence: user Lua > built-in TypeScript > built-in Lua.
+// Builds the registry the server and the CLI share: built-in TypeScript modules, the Lua examples we
+// ship (interpreters/**/customizations.yaml, only those enabled with --examples) and the user's
+// --customizations folders, with Karmada-like precedence: user Lua > built-in TypeScript > built-in Lua.
 import { builtinInterpreters } from '../../interpreters/index.ts';
 import { UntrustedWork, type UntrustedWorkOptions } from '../isolation/untrusted-work.ts';
+import { selectExamples, shippedExamples, type ShippedExample } from '../lua/examples.ts';
 import { loadBuiltinCustomizations, loadCustomizations, type LoadProblem, type LoadResult } from '../lua/loader.ts';
 import { watchCustomizations, type CustomizationWatch } from '../lua/watch.ts';
 import type { RequestContext } from './context.ts';
@@ -10,6 +11,11 @@ import { Registry } from './registry.ts';
 
 export interface RegistryOptions {
   customizations?: string[];
+  /**
+   * The shipped Lua examples to serve: `--examples` values (`all`, or kinds such as `Rollout` or
+   * `ScaledObject.keda.sh`), or 'all'. None by default. A name matching no example throws KindSelectorError.
+   */
+  examples?: 'all' | readonly string[];
   luaTimeoutMs?: number;
   /** Worker threads and limits for Lua customizations and state-preservation JSONPath. */
   untrustedWork?: Omit<UntrustedWorkOptions, 'luaTimeoutMs'>;
@@ -32,6 +38,10 @@ export interface LoadedRegistry {
   untrusted: UntrustedWork;
   /** Problems found while loading customizations (file and message), for logs and /readyz. */
   problems: LoadProblem[];
+  /** What loaded with a remark: objects of other kinds skipped, scripts shadowed by another RIC. */
+  warnings: LoadProblem[];
+  /** The shipped examples being served. */
+  examples: ShippedExample[];
   builtinLua: LoadResult;
   userLua?: LoadResult;
   fallbackLua?: LoadResult;
@@ -39,6 +49,8 @@ export interface LoadedRegistry {
 }
 
 export async function createRegistry(options: RegistryOptions = {}): Promise<LoadedRegistry> {
+  // Checked before any worker thread starts, so a wrong name leaves nothing to close.
+  const examples = options.examples === 'all' ? shippedExamples() : selectExamples(options.examples ?? []);
   const untrusted = new UntrustedWork({ ...options.untrustedWork, luaTimeoutMs: options.luaTimeoutMs });
   const runtime = untrusted;
   const luaOptions = {
@@ -48,7 +60,7 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Loa
       ctx?.log?.debug({ uid: ctx.uid, customization: source.customization, function: source.functionName, print: line }, 'lua print');
     },
   };
-  const builtinLua = await loadBuiltinCustomizations(luaOptions);
+  const builtinLua = await loadBuiltinCustomizations({ ...luaOptions, files: examples.map((example) => example.file) });
   const dirs = options.customizations ?? [];
   const userLua = dirs.length > 0 ? await loadCustomizations(dirs, luaOptions) : undefined;
   const fallbackLua = options.fallbackCustomizations?.length ? await loadCustomizations(options.fallbackCustomizations, luaOptions) : undefined;
@@ -57,6 +69,9 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Loa
     'builtin-ts': builtinInterpreters,
     'builtin-lua': [...builtinLua.interpreters, ...(fallbackLua?.interpreters ?? [])],
   });
+  registry.setFailed(userLua?.failed ?? []);
+  const enabled = new Set(examples.map((example) => example.file));
+  registry.setDisabledExamples(shippedExamples().filter((example) => !enabled.has(example.file)));
   let watch: CustomizationWatch | undefined;
   if (options.watch && dirs.length > 0) {
     watch = watchCustomizations(
@@ -65,6 +80,8 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Loa
         // A broken edit must not take working customizations away: keep the last good set.
         const applied = result.errors.length === 0;
         if (applied) registry.setLayer('user-lua', result.interpreters);
+        // Rejected or not, what failed now is what a call the good set cannot answer should hear about.
+        registry.setFailed(result.failed);
         options.onReload?.(result, applied);
       },
       { ...luaOptions, initial: userLua },
@@ -77,6 +94,8 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Loa
     userLua,
     fallbackLua,
     problems: [...builtinLua.errors, ...(userLua?.errors ?? []), ...(fallbackLua?.errors ?? [])],
+    warnings: [...builtinLua.warnings, ...(userLua?.warnings ?? []), ...(fallbackLua?.warnings ?? [])],
+    examples,
     async close() {
       watch?.close();
       await untrusted.close();

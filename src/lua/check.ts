@@ -1,6 +1,8 @@
 // `check`: compile-check RIC files and print a report in the layout of `karmadactl interpret --check`
 // (pkg/karmadactl/interpret/check.go), so its users recognise it: per object SOURCE, TARGET and, per rule,
-// UNSET / PASS / ERROR: message. Like karmadactl, only compilation is checked, not function names.
+// UNSET / PASS / ERROR: message. Like karmadactl, only compilation is checked, not function names; unlike
+// it, unknown fields are errors (as `kubectl apply` refuses them) and objects of other kinds are skipped
+// with a warning, exactly as `serve` loads the same folder.
 import { readFileSync } from 'node:fs';
 import { CUSTOMIZATION_RULES, parseCustomizationFile } from './customizations.ts';
 import { findCustomizationFiles } from './files.ts';
@@ -36,6 +38,10 @@ export function checkCustomizationFiles(
       continue;
     }
     for (const doc of parseCustomizationFile(text, file)) {
+      if (doc.skipped) {
+        lines.push(SEPARATOR, `SOURCE: ${file} (document ${doc.document})`, `WARNING: ${doc.skipped}`);
+        continue;
+      }
       lines.push(SEPARATOR, `SOURCE: ${doc.name ?? `${file} (document ${doc.document})`}`);
       const ric = doc.customization;
       if (!ric) {
@@ -48,7 +54,7 @@ export function checkCustomizationFiles(
         const script = ric.scripts[field];
         let verdict = 'UNSET';
         if (script) {
-          const error = compileError(runtime, script);
+          const error = compileError(runtime, script, ric.positions?.[field]);
           if (error === undefined) {
             verdict = 'PASS';
           } else {

@@ -11,7 +11,7 @@ import type {
 } from '../interpreter/types.ts';
 import { InterpreterError } from '../interpreter/types.ts';
 import { currentRequestContext, type RequestContext } from '../interpreter/context.ts';
-import { CUSTOMIZATION_RULES } from './customizations.ts';
+import { CUSTOMIZATION_RULES, foldingHint, scriptLineText } from './customizations.ts';
 import type { MergedTarget, ScriptSource } from './merge.ts';
 import { compareStrings } from './merge.ts';
 
@@ -82,7 +82,7 @@ export function createLuaInterpreter(
     try {
       return await run(callOptions);
     } catch (err) {
-      throw toInterpreterError(err, source.customization, functionName);
+      throw toInterpreterError(err, source.customization, functionName, source);
     }
   };
 
@@ -168,16 +168,18 @@ function isLuaScriptError(err: unknown): err is Error & LuaScriptErrorShape {
 }
 
 /**
- * "customization <name>: <Function>: line N: <lua message>"; a deadline shows as "timeout: ..." so it can
- * be told apart from a script error. Errors that are neither Lua errors nor InterpreterErrors are bugs in
- * our code: they pass through unchanged so the dispatcher logs them as such.
+ * "customization <name>: <Function>: script line N (<file> line F): <lua message>" (the script line is
+ * what Karmada reports; the file line is where to look); a deadline shows as
+ * "timeout: ..." so it can be told apart from a script error. Errors that are neither Lua errors nor
+ * InterpreterErrors are bugs in our code: they pass through unchanged so the dispatcher logs them as such.
  */
-export function toInterpreterError(err: unknown, customization: string, functionName: string): unknown {
+export function toInterpreterError(err: unknown, customization: string, functionName: string, source?: Pick<ScriptSource, 'file' | 'position'>): unknown {
   if (isLuaScriptError(err)) {
     // The exchange has answered 504 already (the request's deadline passed); say the same.
     if (err.abandoned) return new InterpreterError(504, `customization ${customization}: ${err.functionName ?? functionName}: ${err.luaMessage}`, 'timeout');
-    const where = err.line !== undefined && err.line > 0 ? `line ${err.line}: ` : '';
-    const what = err.timeout ? `timeout: ${err.luaMessage}` : err.luaMessage;
+    const line = err.line !== undefined && err.line > 0 ? err.line : undefined;
+    const where = line === undefined ? '' : `${scriptLineText(line, source?.position, source?.file)}: `;
+    const what = err.timeout ? `timeout: ${err.luaMessage}` : `${err.luaMessage}${foldingHint(source?.position)}`;
     return new InterpreterError(500, `customization ${customization}: ${err.functionName ?? functionName}: ${where}${what}`, err.timeout ? 'timeout' : undefined);
   }
   if (err instanceof InterpreterError) {

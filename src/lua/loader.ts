@@ -1,11 +1,13 @@
 // Loading RIC files into KindInterpreters: find, parse, compile-check, merge, build.
 import { readFileSync } from 'node:fs';
-import type { Customization } from './customizations.ts';
-import { CUSTOMIZATION_RULES, parseCustomizationFile } from './customizations.ts';
+import type { FailedCustomization } from '../interpreter/registry.ts';
+import type { Customization, ScriptPosition } from './customizations.ts';
+import { CUSTOMIZATION_RULES, foldingHint, parseCustomizationFile, scriptLineText } from './customizations.ts';
 import { findBuiltinCustomizationFiles, findCustomizationFiles } from './files.ts';
 import type { CustomizationRuntime, LuaInterpreterOptions, LuaKindInterpreter } from './interpreter.ts';
 import { createLuaInterpreter } from './interpreter.ts';
 import { mergeCustomizations } from './merge.ts';
+import type { Operation } from '../interpreter/types.ts';
 
 export interface LoadProblem {
   file: string;
@@ -33,8 +35,13 @@ export interface LoadResult {
   interpreters: LuaKindInterpreter[];
   /** Problems that made a file unusable; message names the document (1-based) and RIC. */
   errors: LoadProblem[];
-  /** Problems that did not stop loading (a script shadowed by another RIC for the same target). */
+  /** Problems that did not stop loading (a script shadowed by another RIC for the same target, an object of another kind skipped). */
   warnings: LoadProblem[];
+  /**
+   * The targets of the customizations in rejected files, as far as they could be read: a call for one
+   * of them answers "customization X failed to load" instead of "not served" (registry.ts).
+   */
+  failed: FailedCustomization[];
   /** Every file read, sorted. */
   files: string[];
   summary: LoadSummary;
@@ -57,15 +64,20 @@ export async function loadCustomizations(paths: readonly string[], options: Load
   return result;
 }
 
-/** Loads the built-in customizations: every `interpreters/**\/customizations.yaml` outside `testdata`. */
+/**
+ * Loads the built-in customizations: `files`, or every `interpreters/**\/customizations.yaml` outside
+ * `testdata` (the shipped examples, src/lua/examples.ts, choose which).
+ */
 export async function loadBuiltinCustomizations(
-  options: LoadOptions & { root?: string },
+  options: LoadOptions & { root?: string; files?: readonly string[] },
 ): Promise<LoadResult> {
-  return loadFiles(findBuiltinCustomizationFiles(options.root), options);
+  return loadFiles(options.files ? [...options.files] : findBuiltinCustomizationFiles(options.root), options);
 }
 
 async function loadFiles(files: string[], options: LoadOptions): Promise<LoadResult> {
   const errors: LoadProblem[] = [];
+  const skipped: LoadProblem[] = [];
+  const failed: FailedCustomization[] = [];
   const accepted: Customization[] = [];
   let rejectedFiles = 0;
 
@@ -73,22 +85,27 @@ async function loadFiles(files: string[], options: LoadOptions): Promise<LoadRes
     // Compiling is synchronous (a few ms per file); yield between files so a reload in a running server
     // delays requests by one file's work at most instead of the whole set's.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const { customizations, problems } = readFile(file, options.runtime);
+    const { customizations, problems, warnings: fileWarnings, failed: fileFailed } = readFile(file, options.runtime);
+    for (const message of fileWarnings) skipped.push({ file, message });
     if (problems.length > 0) {
       rejectedFiles++;
       for (const message of problems) errors.push({ file, message });
+      failed.push(...fileFailed);
     } else {
       accepted.push(...customizations);
     }
   }
 
-  const { targets, warnings } = mergeCustomizations(accepted);
+  const merged = mergeCustomizations(accepted);
+  const { targets } = merged;
+  const warnings = [...skipped, ...merged.warnings];
   const interpreters = targets.map((target) => createLuaInterpreter(target, options.runtime, options));
   const scripts = targets.reduce((n, t) => n + Object.keys(t.rules).length + t.dependencies.length, 0);
   return {
     interpreters,
     errors,
     warnings,
+    failed,
     files,
     summary: {
       files: files.length,
@@ -102,42 +119,84 @@ async function loadFiles(files: string[], options: LoadOptions): Promise<LoadRes
   };
 }
 
-function readFile(file: string, runtime: CustomizationRuntime): { customizations: Customization[]; problems: string[] } {
+interface FileOutcome {
+  customizations: Customization[];
+  problems: string[];
+  warnings: string[];
+  failed: FailedCustomization[];
+}
+
+function readFile(file: string, runtime: CustomizationRuntime): FileOutcome {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    return { customizations: [], problems: [`cannot read: ${(err as Error).message}`] };
+    return { customizations: [], problems: [`cannot read: ${(err as Error).message}`], warnings: [], failed: [] };
   }
   const customizations: Customization[] = [];
   const problems: string[] = [];
+  const warnings: string[] = [];
+  // Per document: its target and operations (when readable) and its own first problem, for FailedCustomization.
+  const documents: Array<{ label: string; name?: string; document: number; target?: { apiVersion: string; kind: string }; operations: Operation[]; problem?: string }> = [];
   for (const doc of parseCustomizationFile(text, file)) {
     const label = `document ${doc.document}${doc.name ? ` (${doc.name})` : ''}`;
-    if (!doc.customization) {
-      problems.push(`${label}: ${doc.error}`);
+    if (doc.skipped) {
+      warnings.push(`${label}: ${doc.skipped}`);
       continue;
     }
-    for (const { field, functionName } of CUSTOMIZATION_RULES) {
-      const script = doc.customization.scripts[field];
-      if (!script) continue;
-      const error = compileError(runtime, script);
-      if (error !== undefined) problems.push(`${label}: ${field} (${functionName}): ${error}`);
+    if (!doc.customization) {
+      problems.push(`${label}: ${doc.error}`);
+      documents.push({ label, name: doc.name, document: doc.document, target: doc.target, operations: doc.operations ?? [], problem: doc.error });
+      continue;
     }
-    customizations.push(doc.customization);
+    const ric = doc.customization;
+    let problem: string | undefined;
+    for (const { field, functionName } of CUSTOMIZATION_RULES) {
+      const script = ric.scripts[field];
+      if (!script) continue;
+      const error = compileError(runtime, script, ric.positions?.[field]);
+      if (error !== undefined) {
+        problems.push(`${label}: ${field} (${functionName}): ${error}`);
+        problem ??= `${field} (${functionName}): ${error}`;
+      }
+    }
+    const operations = CUSTOMIZATION_RULES.filter(({ field }) => ric.scripts[field]).map(({ operation }) => operation);
+    documents.push({ label, name: ric.name, document: doc.document, target: ric.target, operations, problem });
+    customizations.push(ric);
   }
-  return { customizations, problems };
+  const failed: FailedCustomization[] = [];
+  if (problems.length > 0) {
+    const firstBad = documents.find((d) => d.problem !== undefined);
+    for (const d of documents) {
+      if (!d.target) continue;
+      failed.push({
+        ...d.target,
+        operations: d.operations,
+        ...(d.name ? { customization: d.name } : {}),
+        file,
+        document: d.document,
+        // The document's own problem, or the one that took the whole file down; never the file's text.
+        message: d.problem ?? `the file was not loaded because of ${firstBad?.label ?? 'an earlier error'}`,
+      });
+    }
+  }
+  return { customizations, problems, warnings, failed };
 }
 
-/** The compile error message of a script, or undefined when it compiles. */
-export function compileError(runtime: Pick<CustomizationRuntime, 'compileCheck'>, script: string): string | undefined {
+/**
+ * The compile error message of a script, or undefined when it compiles: "script line 2 (line 14 of the
+ * file): <Lua message>", with a hint when `luaScript: >` folded the script's lines together.
+ */
+export function compileError(runtime: Pick<CustomizationRuntime, 'compileCheck'>, script: string, position?: ScriptPosition): string | undefined {
   try {
     runtime.compileCheck(script);
     return undefined;
   } catch (err) {
     const e = err as { luaMessage?: unknown; line?: unknown; message?: unknown };
     if (typeof e.luaMessage === 'string') {
-      return typeof e.line === 'number' && e.line > 0 ? `line ${e.line}: ${e.luaMessage}` : e.luaMessage;
+      const where = typeof e.line === 'number' && e.line > 0 ? `${scriptLineText(e.line, position)}: ` : '';
+      return `${where}${e.luaMessage}${foldingHint(position)}`;
     }
-    return String(e.message ?? err).trim();
+    return `${String(e.message ?? err).trim()}${foldingHint(position)}`;
   }
 }

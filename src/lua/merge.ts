@@ -1,6 +1,6 @@
 // Merging RICs per target exactly as Karmada's declarative config manager does
 // (pkg/resourceinterpreter/customized/declarative/configmanager/{manager.go,accessor.go}).
-import type { Customization, CustomizationField } from './customizations.ts';
+import type { Customization, CustomizationField, ScriptPosition } from './customizations.ts';
 import { CUSTOMIZATION_RULES } from './customizations.ts';
 
 export type SingleScriptField = Exclude<CustomizationField, 'dependencyInterpretation'>;
@@ -10,6 +10,8 @@ export interface ScriptSource {
   script: string;
   customization: string;
   file: string;
+  /** Where the script is in its file (for line numbers in errors), when known. */
+  position?: ScriptPosition;
 }
 
 export interface MergedTarget {
@@ -56,7 +58,8 @@ export function mergeCustomizations(customizations: readonly Customization[]): {
     for (const { field } of CUSTOMIZATION_RULES) {
       const script = ric.scripts[field];
       if (!script) continue;
-      const source: ScriptSource = { script, customization: ric.name, file: ric.file };
+      const position = ric.positions?.[field];
+      const source: ScriptSource = position ? { script, customization: ric.name, file: ric.file, position } : { script, customization: ric.name, file: ric.file };
       if (field === 'dependencyInterpretation') {
         merged.dependencies.push(source);
         continue;

@@ -3,6 +3,7 @@
 // or `{rules: [...]}`.
 
 import type { StatePreservationRule } from '../interpreter/types.ts';
+import { describeUnknownFields, unknownFields, type Shape } from '../k8s/strict-fields.ts';
 
 export class PreservationInputError extends Error {
   constructor(message: string) {
@@ -18,6 +19,44 @@ const FAILOVER_SOURCES = ['application', 'cluster'] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The fields of the parts of a (Cluster)PropagationPolicy we read, as its CRD declares them
+ * (karmada-io/karmada charts/karmada/_crds/bases/policy/policy.karmada.io_propagationpolicies.yaml):
+ * a misspelled field there is an error, as `kubectl apply` refuses it, instead of a rule silently lost.
+ * The rest of spec (placement, resourceSelectors, ...) is not read, so only its field names are checked.
+ */
+const RULE_SHAPE: Shape = { fields: { aliasLabelName: 'any', jsonPath: 'any' } };
+const STATE_PRESERVATION_SHAPE: Shape = { fields: { rules: { items: RULE_SHAPE } } };
+const POLICY_SHAPE: Shape = {
+  fields: {
+    apiVersion: 'any',
+    kind: 'any',
+    metadata: 'any',
+    spec: {
+      fields: {
+        ...Object.fromEntries(
+          ['activationPreference', 'association', 'conflictResolution', 'dependentOverrides', 'placement', 'preemption', 'preserveResourcesOnDeletion', 'priority', 'propagateDeps', 'resourceSelectors', 'schedulePriority', 'schedulerName', 'suspension'].map((field) => [field, 'any' as const]),
+        ),
+        failover: {
+          fields: {
+            application: {
+              fields: { decisionConditions: { fields: { tolerationSeconds: 'any' } }, gracePeriodSeconds: 'any', purgeMode: 'any', statePreservation: STATE_PRESERVATION_SHAPE },
+            },
+            cluster: { fields: { purgeMode: 'any', statePreservation: STATE_PRESERVATION_SHAPE } },
+          },
+        },
+      },
+    },
+  },
+};
+/** The short form `{rules: [...]}`. */
+const RULES_SHAPE: Shape = { fields: { rules: { items: RULE_SHAPE } } };
+
+function refuseUnknownFields(value: unknown, shape: Shape, where: string): void {
+  const unknown = unknownFields(value, shape);
+  if (unknown.length > 0) throw new PreservationInputError(`${where}${describeUnknownFields(unknown)}`);
 }
 
 /**
@@ -45,6 +84,8 @@ export function validateRules(value: unknown, where: string): StatePreservationR
       problems.push(`${at}: expected an object with aliasLabelName and jsonPath`);
       return;
     }
+    const unknown = unknownFields(rule, RULE_SHAPE);
+    if (unknown.length > 0) problems.push(`${at}: ${describeUnknownFields(unknown)}`);
     for (const key of ['aliasLabelName', 'jsonPath'] as const) {
       if (typeof rule[key] !== 'string') problems.push(`${at}.${key}: required, must be a string`);
     }
@@ -63,6 +104,7 @@ function rulesOfPolicy(policy: Record<string, unknown>): StatePreservationRule[]
       `${policy.kind} ${name}: apiVersion must be ${POLICY_API_VERSION}, got ${shortName(String(policy.apiVersion))}`,
     );
   }
+  refuseUnknownFields(policy, POLICY_SHAPE, `${policy.kind} ${name}: `);
   const failover = isRecord(policy.spec) && isRecord(policy.spec.failover) ? policy.spec.failover : undefined;
   const rules: StatePreservationRule[] = [];
   let found = false;
@@ -97,6 +139,7 @@ export function rulesFromPolicy(doc: unknown): StatePreservationRule[] {
     if (policies.length === 0) throw new PreservationInputError(`${doc.kind} holds no PropagationPolicy or ClusterPropagationPolicy`);
     rules = policies.flatMap((policy) => rulesOfPolicy(policy as Record<string, unknown>));
   } else if (isRecord(doc) && doc.kind === undefined && 'rules' in doc) {
+    refuseUnknownFields(doc, RULES_SHAPE, '');
     rules = validateRules(doc.rules, 'rules');
   } else {
     const got = isRecord(doc) ? (typeof doc.kind === 'string' ? `kind ${shortName(doc.kind)}` : 'an object without kind or rules') : typeof doc;

@@ -32,6 +32,17 @@ async function servingCertificate(config: ServeConfig): Promise<ServingCertifica
   return { certFile: selfSigned.certFile, keyFile: selfSigned.keyFile, selfSigned };
 }
 
+/** A listen failure that names the flags to change instead of node's bare `listen EADDRINUSE`. */
+function listenError(error: unknown, flags: string): unknown {
+  const code = (error as { code?: string }).code;
+  const why: Record<string, string> = {
+    EADDRINUSE: 'the address is already in use (another server, or an earlier one still running): choose another',
+    EACCES: 'not allowed to listen there (ports below 1024 need privileges): choose another',
+    EADDRNOTAVAIL: 'no network interface of this machine has that address: choose another',
+  };
+  return code && why[code] ? new Error(`cannot listen on ${flags}: ${why[code]} (${code})`) : error;
+}
+
 /** Where a customization problem is, without its text: /readyz is not the place for file contents. */
 function problemLocation(problem: LoadProblem): string {
   const document = /^document \d+/.exec(problem.message)?.[0];
@@ -52,6 +63,7 @@ export async function startServing(config: ServeConfig) {
   let registrar: Registrar | undefined;
   const loaded = await createRegistry({
     customizations: config.customizations,
+    examples: config.examples,
     luaTimeoutMs: config.luaTimeoutMs,
     untrustedWork: {
       workers: config.luaWorkers,
@@ -68,6 +80,7 @@ export async function startServing(config: ServeConfig) {
       metrics.customizationLoadErrors.set(result.errors.length);
       if (applied) void registrar?.refresh('customizations reloaded');
       reportCustomizations(result.errors, applied ? 'reloaded customizations' : 'customization reload rejected; the last good set keeps serving');
+      if (result.warnings.length > 0) logger.warn({ warnings: result.warnings }, 'customization files loaded with warnings');
       readiness.set('registry', true, `${loaded.registry.served().length} kinds`);
     },
   });
@@ -89,8 +102,10 @@ export async function startServing(config: ServeConfig) {
     if (errors.length > 0) logger.error({ errors }, message);
     else logger.info({ kinds: loaded.registry.served().length }, message);
   }
-  if (loaded.problems.length > 0) reportCustomizations(loaded.problems, 'some customization files could not be used');
+  if (loaded.problems.length > 0) reportCustomizations(loaded.problems, 'some customization files could not be used; calls for their kinds answer that they failed to load');
   else readiness.set('customizations', true, 'all customization files loaded');
+  if (loaded.warnings.length > 0) logger.warn({ warnings: loaded.warnings }, 'customization files loaded with warnings');
+  if (loaded.examples.length > 0) logger.info({ examples: loaded.examples.map((example) => example.name) }, 'serving shipped Lua examples (--examples)');
 
   // An unusable certificate ends the start; the registry's watchers and workers must not keep the process alive.
   const { certFile, keyFile, selfSigned, pair } = await servingCertificate(config)
@@ -153,19 +168,32 @@ export async function startServing(config: ServeConfig) {
       labelNames: ['result'],
       registers: [metrics.registry],
     });
-    registrar = new Registrar(() => loaded.registry.served(), { ...config.register, certFile }, logger, {}, (result) => registrations.inc({ result }));
+    const { filterKinds, parseSelectors } = await import('../interpreter/kind-selector.ts');
+    const served = loaded.registry.served();
+    // Checked against what is served at start: a misspelled kind would otherwise silently register nothing.
+    let include, exclude;
+    try {
+      include = parseSelectors(config.register.kinds ?? [], served, 'served kind');
+      exclude = parseSelectors(config.register.excludeKinds ?? [], served, 'served kind');
+    } catch (error) {
+      await loaded.close();
+      throw new Error(`--register-kinds/--register-exclude-kinds: ${(error as Error).message}`);
+    }
+    registrar = new Registrar(() => filterKinds(loaded.registry.served(), include, exclude), { ...config.register, certFile }, logger, {}, (result) => registrations.inc({ result }));
   }
   let metricsApp: FastifyInstance | undefined;
+  let listening = 'webhook';
   try {
     await app.listen({ port: config.port, host: config.host });
     if (config.metricsBindAddress) {
+      listening = 'metrics';
       metricsApp = buildMetricsApp(metrics, readiness, logger);
       await metricsApp.listen(config.metricsBindAddress);
     }
   } catch (error) {
     watcher.close();
     await Promise.all([app.close(), metricsApp?.close(), loaded.close()]);
-    throw error;
+    throw listenError(error, listening === 'webhook' ? `--port ${config.port} / --host ${config.host}` : `--metrics-bind-address ${config.metricsBindAddress!.host}:${config.metricsBindAddress!.port}`);
   }
   watcher.start();
   readiness.set('tls', true);
@@ -173,8 +201,9 @@ export async function startServing(config: ServeConfig) {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const metricsAddress = metricsApp?.server.address();
   const metricsPort = typeof metricsAddress === 'object' && metricsAddress ? metricsAddress.port : undefined;
+  const servedKinds = loaded.registry.served().map((served) => `${served.apiVersion} ${served.kind}`);
   logger.info(
-    { host: config.host, port, metricsPort, kinds: loaded.registry.served().length, luaWorkers: config.luaWorkers, readyMs: Math.round(performance.now()) },
+    { host: config.host, port, metricsPort, kinds: servedKinds.length, servedKinds, luaWorkers: config.luaWorkers, readyMs: Math.round(performance.now()) },
     'serving',
   );
   logger.flush(); // whoever waits for this line should not wait for the buffer

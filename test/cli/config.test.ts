@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseDuration, parseSize, SERVE_OPTIONS, serveConfig } from '../../src/config.ts';
 import { formatGoDuration, parseGoDuration } from '../../src/go-duration.ts';
@@ -10,18 +13,21 @@ describe('serve configuration', () => {
   });
 
   it('reads every flag from its environment variable, and a flag beats its variable', () => {
+    const base = mkdtempSync(join(tmpdir(), 'kiw-config-'));
+    const [ric1, ric2, x, y] = ['ric1', 'ric2', 'x', 'y'].map((name) => mkdtempSync(join(base, name)));
     const env = {
       KARMADA_INTERPRETER_PORT: '9443',
       KARMADA_INTERPRETER_HOST: '127.0.0.1',
       KARMADA_INTERPRETER_CERT_DIR: '/certs',
       KARMADA_INTERPRETER_TLS_SAN: 'a.example.com, 10.0.0.1',
-      KARMADA_INTERPRETER_CUSTOMIZATIONS: '/ric1,/ric2',
+      KARMADA_INTERPRETER_CUSTOMIZATIONS: `${ric1},${ric2}`,
+      KARMADA_INTERPRETER_EXAMPLES: 'Rollout, ScaledObject.keda.sh',
       KARMADA_INTERPRETER_LOG_LEVEL: 'debug',
       KARMADA_INTERPRETER_BODY_LIMIT: '2MiB',
       KARMADA_INTERPRETER_LUA_TIMEOUT: '500ms',
     };
-    expect(serveConfig([], env)).toMatchObject({ port: 9443, host: '127.0.0.1', certDir: '/certs', tlsSans: ['a.example.com', '10.0.0.1'], customizations: ['/ric1', '/ric2'], logLevel: 'debug', bodyLimit: 2 * 1024 * 1024, luaTimeoutMs: 500 });
-    expect(serveConfig(['--port', '1234', '--customizations', '/x', '--customizations', '/y'], env)).toMatchObject({ port: 1234, customizations: ['/x', '/y'] });
+    expect(serveConfig([], env)).toMatchObject({ port: 9443, host: '127.0.0.1', certDir: '/certs', tlsSans: ['a.example.com', '10.0.0.1'], customizations: [ric1, ric2], examples: ['Rollout', 'ScaledObject.keda.sh'], logLevel: 'debug', bodyLimit: 2 * 1024 * 1024, luaTimeoutMs: 500 });
+    expect(serveConfig(['--port', '1234', '--customizations', x!, '--customizations', y!, '--examples', 'all'], env)).toMatchObject({ port: 1234, customizations: [x, y], examples: ['all'] });
   });
 
   it.each([
@@ -32,6 +38,8 @@ describe('serve configuration', () => {
     [['--cert-dir', 'd', '--tls-key-file', 'k'], /alternatives/],
     [['--cert-dir', 'd', '--self-signed-dir', 's'], /--self-signed-dir/],
     [['--nope'], /Unknown option/],
+    [['--examples', 'Rolout'], /--examples: "Rolout" matches no shipped example \(did you mean Rollout\?\)/],
+    [['--register-kinds', 'CloneSet'], /--register-kinds and --register-exclude-kinds go with --register/],
   ])('rejects %j with a message naming the flag', (args, message) => {
     expect(() => serveConfig(args as string[], {})).toThrow(ConfigError);
     expect(() => serveConfig(args as string[], {})).toThrow(message as RegExp);

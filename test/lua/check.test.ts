@@ -63,7 +63,7 @@ describe('checkCustomizationFiles', () => {
         'TARGET: apps/v1 Deployment   ',
         'RULERS:',
         '    Retain:                  PASS',
-        "    InterpretReplica:        ERROR: line 2: unexpected symbol near 'ERROR'   ",
+        "    InterpretReplica:        ERROR: script line 2 (line 19 of the file): unexpected symbol near 'ERROR'   ",
         '    InterpretComponent:      UNSET',
         '    ReviseReplica:           UNSET',
         '    InterpretStatus:         UNSET',
@@ -75,18 +75,56 @@ describe('checkCustomizationFiles', () => {
     );
   });
 
-  it('reports documents that are not customizations and fails', () => {
-    writeFileSync(join(dir, 'bad.yaml'), NOT_RICS);
+  it('reports invalid customizations and fails; skips objects of other kinds with a warning, as serve does', () => {
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, NOT_RICS);
     const { output, ok } = checkCustomizationFiles([dir], new FakeRuntime());
     expect(ok).toBe(false);
     expect(output).toBe(
       [
         '-----------------------------------',
-        'SOURCE: not-customization',
-        'not a ResourceInterpreterCustomization, got /v1, Kind=Pod',
+        `SOURCE: ${file} (document 1)`,
+        'WARNING: skipped: not a ResourceInterpreterCustomization, got /v1, Kind=Pod',
         '-----------------------------------',
         'SOURCE: kind-unset',
         'spec.target.kind is not set',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(file, NOT_RICS.split('---')[0]!);
+    expect(checkCustomizationFiles([dir], new FakeRuntime()).ok).toBe(true);
+  });
+
+  it('refuses misspelled fields anywhere in the object, naming each with a suggestion', () => {
+    writeFileSync(
+      join(dir, 'typo.yaml'),
+      `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: typo
+spec:
+  taget:
+    apiVersion: apps/v1
+  target:
+    apiVersion: apps/v1
+    kind: Deployment
+    knd: x
+  customizations:
+    healthInterpretations:
+      luaScript: "function InterpretHealth(o) return true end"
+    replicaResource:
+      luaScrpt: "function GetReplicas(o) return 1 end"
+`,
+    );
+    const { output, ok } = checkCustomizationFiles([dir], new FakeRuntime());
+    expect(ok).toBe(false);
+    expect(output).toBe(
+      [
+        '-----------------------------------',
+        'SOURCE: typo',
+        'unknown field "spec.taget" (did you mean target?); unknown field "spec.target.knd" (did you mean kind?); ' +
+          'unknown field "spec.customizations.healthInterpretations" (did you mean healthInterpretation?); ' +
+          'unknown field "spec.customizations.replicaResource.luaScrpt" (did you mean luaScript?)',
         '',
       ].join('\n'),
     );

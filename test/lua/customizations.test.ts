@@ -100,24 +100,56 @@ describe('parseCustomizationFile', () => {
     expect(list.every((d) => d.customization?.name === 'json-ric')).toBe(true);
   });
 
-  it('treats a present but empty luaScript as unset and ignores unknown fields', () => {
+  it('treats a present but empty luaScript as unset; metadata is free-form', () => {
     const text = `apiVersion: config.karmada.io/v1alpha1
 kind: ResourceInterpreterCustomization
-metadata: {name: a, labels: {x: y}}
+metadata: {name: a, labels: {x: y}, annotations: {note: any}}
 spec:
   target: {apiVersion: v1, kind: Pod}
-  futureField: 1
   customizations:
     retention: {luaScript: ""}
-    componentRevision: {luaScript: "function ReviseComponents() end"}
     healthInterpretation: {}
 `;
     const [doc] = parseCustomizationFile(text, 'a.yaml');
     expect(doc.customization?.scripts).toEqual({ retention: '', healthInterpretation: '' });
   });
 
+  it('refuses fields the CRD does not declare, as kubectl apply (strict validation) does, and keeps the target', () => {
+    // karmada-io/karmada charts/karmada/_crds/bases/config/config.karmada.io_resourceinterpretercustomizations.yaml
+    const text = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: a}
+spec:
+  target: {apiVersion: v1, kind: Pod}
+  futureField: 1
+  customizations:
+    componentRevision: {luaScript: "function ReviseComponents() end"}
+    healthInterpretation: {luaScript: "function InterpretHealth() return true end"}
+status: {}
+`;
+    const [doc] = parseCustomizationFile(text, 'a.yaml');
+    expect(doc.customization).toBeUndefined();
+    expect(doc.error).toBe('unknown field "spec.futureField"; unknown field "spec.customizations.componentRevision"; unknown field "status"');
+    expect(doc.target).toEqual({ apiVersion: 'v1', kind: 'Pod' });
+    expect(doc.operations).toEqual(['InterpretHealth']);
+  });
+
+  it('skips objects of other kinds, but not a RIC with a wrong apiVersion or a misspelled kind', () => {
+    const [skipped, version, kind] = parseCustomizationFile(
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n---\n' +
+        'apiVersion: config.karmada.io/v1\nkind: ResourceInterpreterCustomization\nmetadata: {name: v}\n---\n' +
+        'apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomizaton\nmetadata: {name: k}\n',
+      'mixed.yaml',
+    );
+    expect(skipped).toEqual({ document: 1, skipped: 'skipped: not a ResourceInterpreterCustomization, got kustomize.config.k8s.io/v1beta1, Kind=Kustomization' });
+    expect(version.error).toBe('not a ResourceInterpreterCustomization: apiVersion must be config.karmada.io/v1alpha1, got config.karmada.io/v1');
+    expect(kind.error).toBe(
+      'not a ResourceInterpreterCustomization, got config.karmada.io/v1alpha1, Kind=ResourceInterpreterCustomizaton (did you mean kind: ResourceInterpreterCustomization?)',
+    );
+  });
+
   it.each([
-    ['apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n', "not a ResourceInterpreterCustomization, got /v1, Kind=Pod"],
+    ['metadata: {name: p}\n', 'not a ResourceInterpreterCustomization: apiVersion and kind must be set, got /, Kind='],
     [
       'apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {name: n}\nspec: {target: {apiVersion: v1}}\n',
       'spec.target.kind is not set',
@@ -145,6 +177,7 @@ spec:
     const docs = parseCustomizationFile(`${KARMADA_STYLE}---\nspec: [\n`, 'broken.yaml');
     expect(docs[0].customization).toBeDefined();
     expect(docs[1].document).toBe(2);
-    expect(docs[1].error).toMatch(/^invalid YAML: /);
+    // The offending line is quoted, with its position counted from the file's start.
+    expect(docs[1].error).toBe('invalid YAML: line 38: Flow sequence in block collection must be sufficiently indented and end with a ]: "spec: ["');
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -107,11 +107,13 @@ describe('loadCustomizations: merge', () => {
   });
 
   it('stops at the first failing dependency script, naming its customization', async () => {
-    write('d.yaml', ric('a', { dependencyInterpretation: 'ok' }), ric('b', { dependencyInterpretation: 'boom' }));
+    const file = write('d.yaml', ric('a', { dependencyInterpretation: 'ok' }), ric('b', { dependencyInterpretation: 'boom' }));
     const runtime = new FakeRuntime({ ok: [], boom: new FakeLuaScriptError('attempt to index a nil value', 4) });
     const { interpreters } = await loadCustomizations([dir], { runtime });
+    // `boom` is a one-line value: every script line is on its line of the file.
+    const line = readFileSync(file, 'utf8').split('\n').indexOf('      luaScript: boom') + 1;
     await expect(interpreters[0].getDependencies!(widget)).rejects.toThrow(
-      'customization b: GetDependencies: line 4: attempt to index a nil value',
+      `customization b: GetDependencies: script line 4 (${file} line ${line}): attempt to index a nil value`,
     );
   });
 
@@ -157,13 +159,15 @@ describe('loadCustomizations: errors', () => {
     const result = await loadCustomizations([dir], { runtime });
 
     expect(result.errors).toEqual([
-      { file: bad, message: `document 2 (bad-broken): statusReflection (ReflectStatus): line 2: unexpected symbol near 'ERROR'` },
+      { file: bad, message: `document 2 (bad-broken): statusReflection (ReflectStatus): script line 2 (line 25 of the file): unexpected symbol near 'ERROR'` },
     ]);
+    // The script is a literal block: its line 2 is the file's line 25.
+    expect(readFileSync(bad, 'utf8').split('\n')[24]).toContain('SYNTAX ERROR');
     expect(result.interpreters.map((i) => i.name)).toEqual(['lua:good']);
     expect(result.summary).toMatchObject({ files: 2, customizations: 1, targets: 1, scripts: 1, errors: 1, rejectedFiles: 1 });
   });
 
-  it('reports documents that are not RICs, invalid YAML and missing paths with file and document', async () => {
+  it('reports invalid YAML and missing paths with file and document; skips objects of other kinds with a warning', async () => {
     const mixed = write('mixed.yaml', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } }, ric('fine', { healthInterpretation: 'h' }));
     const broken = join(dir, 'broken.yml');
     writeFileSync(broken, 'apiVersion: [\n');
@@ -171,11 +175,75 @@ describe('loadCustomizations: errors', () => {
     const result = await loadCustomizations([dir, join(dir, 'nope')], { runtime });
     expect(result.errors).toEqual([
       { file: join(dir, 'nope'), message: 'no such file or directory' },
-      { file: broken, message: expect.stringMatching(/^document 1: invalid YAML: /) },
-      { file: mixed, message: 'document 1 (cm): not a ResourceInterpreterCustomization, got /v1, Kind=ConfigMap' },
+      { file: broken, message: 'document 1: invalid YAML: line 1: Flow sequence in block collection must be sufficiently indented and end with a ]: "apiVersion: ["' },
+    ]);
+    // Same rule as `check`: a ConfigMap beside the customizations is not an error, and the file's RIC loads.
+    expect(result.warnings).toEqual([{ file: mixed, message: 'document 1 (cm): skipped: not a ResourceInterpreterCustomization, got /v1, Kind=ConfigMap' }]);
+    expect(result.interpreters.map((i) => i.name)).toEqual(['lua:fine']);
+    expect(result.summary.errors).toBe(2);
+  });
+
+  it('refuses unknown fields and a misspelled kind, naming the field with a suggestion; the kind answers that it failed to load', async () => {
+    const typo = write('typo.yaml', {
+      apiVersion: 'config.karmada.io/v1alpha1',
+      kind: 'ResourceInterpreterCustomization',
+      metadata: { name: 'typo' },
+      spec: { target: WIDGET, customizations: { healthInterpretations: { luaScript: 'h' }, replicaResource: { luaScrpt: 'r' } } },
+    });
+    const kind = write('kind.yaml', { ...ric('kind-typo', { healthInterpretation: 'h' }, { apiVersion: 'v1', kind: 'Pod' }), kind: 'ResourceInterpreterCustomisation' });
+    const result = await loadCustomizations([dir], { runtime: new FakeRuntime({ h: true }) });
+    expect(result.errors).toEqual([
+      {
+        file: kind,
+        message:
+          'document 1 (kind-typo): not a ResourceInterpreterCustomization, got config.karmada.io/v1alpha1, Kind=ResourceInterpreterCustomisation (did you mean kind: ResourceInterpreterCustomization?)',
+      },
+      {
+        file: typo,
+        message:
+          'document 1 (typo): unknown field "spec.customizations.healthInterpretations" (did you mean healthInterpretation?); unknown field "spec.customizations.replicaResource.luaScrpt" (did you mean luaScript?)',
+      },
     ]);
     expect(result.interpreters).toEqual([]);
-    expect(result.summary.errors).toBe(3);
+    // The target could be read: calls for Widget can say the customization failed instead of "not served".
+    expect(result.failed).toEqual([
+      { ...WIDGET, operations: [], customization: 'typo', file: typo, document: 1, message: expect.stringContaining('unknown field "spec.customizations.healthInterpretations"') },
+    ]);
+  });
+
+  it('gives Lua compile errors with the line of the file, and a hint when `luaScript: >` folded the lines', async () => {
+    const file = join(dir, 'lines.yaml');
+    writeFileSync(
+      file,
+      [
+        'apiVersion: config.karmada.io/v1alpha1', // 1
+        'kind: ResourceInterpreterCustomization', // 2
+        'metadata: {name: lines}', // 3
+        'spec:', // 4
+        '  target: {apiVersion: example.io/v1, kind: Widget}', // 5
+        '  customizations:', // 6
+        '    statusReflection:', // 7
+        '      luaScript: |', // 8
+        '        function ReflectStatus(o)', // 9
+        '          SYNTAX ERROR', // 10
+        '        end', // 11
+        '    healthInterpretation:', // 12
+        '      luaScript: >', // 13
+        '        -- healthy when ready', // 14
+        '        function InterpretHealth(o)', // 15
+        '          SYNTAX ERROR', // 16
+        '        end', // 17
+        '',
+      ].join('\n'),
+    );
+    const result = await loadCustomizations([file], { runtime: new FakeRuntime() });
+    expect(result.errors.map((e) => e.message)).toEqual([
+      "document 1 (lines): statusReflection (ReflectStatus): script line 2 (line 10 of the file): unexpected symbol near 'ERROR'",
+      expect.stringMatching(
+        /^document 1 \(lines\): healthInterpretation \(InterpretHealth\): script line 2 \(the script starts at line 14 of the file\): unexpected symbol near 'ERROR' \(hint: "luaScript: >" folds lines .* write "luaScript: \|"/,
+      ),
+    ]);
+    expect(result.failed.map((f) => [f.kind, f.operations])).toEqual([['Widget', ['InterpretStatus', 'InterpretHealth']]]);
   });
 
   it('turns script errors into InterpreterError 500 naming customization, function and line; timeouts say so', async () => {
@@ -190,11 +258,13 @@ describe('loadCustomizations: errors', () => {
     const replicaError = await Promise.resolve(w.getReplicas!(widget)).catch((e) => e);
     expect(replicaError).toBeInstanceOf(InterpreterError);
     expect(replicaError.code).toBe(500);
+    const file = join(dir, 'e.yaml');
+    const lineOf = (script: string) => readFileSync(file, 'utf8').split('\n').indexOf(`      luaScript: ${script}`) + 1;
     expect(replicaError.message).toBe(
-      "customization my-ric: GetReplicas: line 3: attempt to perform arithmetic on a nil value (field 'replicas')",
+      `customization my-ric: GetReplicas: script line 3 (${file} line ${lineOf('rr')}): attempt to perform arithmetic on a nil value (field 'replicas')`,
     );
     await expect(w.interpretHealth!(widget)).rejects.toThrow(
-      'customization my-ric: InterpretHealth: line 2: timeout: script exceeded 1000 ms',
+      `customization my-ric: InterpretHealth: script line 2 (${file} line ${lineOf('slow')}): timeout: script exceeded 1000 ms`,
     );
     // Not a script error: left as is, so the dispatcher treats it as a bug of ours.
     await expect(w.reflectStatus!(widget)).rejects.toThrow(TypeError);

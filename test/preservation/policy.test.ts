@@ -102,3 +102,46 @@ describe('rulesFromPolicy', () => {
     expect(errorOf(doc)).toBe(message);
   });
 });
+
+// As `kubectl apply` with strict field validation refuses a field the CRD does not declare
+// (karmada-io/karmada charts/karmada/_crds/bases/policy/policy.karmada.io_propagationpolicies.yaml),
+// a misspelled field in the parts `preserve` reads is an error naming it, not a rule silently lost.
+describe('rulesFromPolicy: unknown fields', () => {
+  const withFailover = (failover: unknown, spec: Record<string, unknown> = {}) => ({
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'PropagationPolicy',
+    metadata: { name: 'p', labels: { anything: 'goes' } },
+    spec: { resourceSelectors: [{ apiVersion: 'v1', kind: 'Pod' }], ...spec, failover },
+  });
+  const rules = [{ aliasLabelName: 'a', jsonPath: '{.a}' }];
+
+  it.each([
+    [
+      'a misspelled statePreservation beside a good one',
+      withFailover({ cluster: { statePreservation: { rules } }, application: { statePreservaton: { rules } } }),
+      'PropagationPolicy p: unknown field "spec.failover.application.statePreservaton" (did you mean statePreservation?)',
+    ],
+    [
+      'a misspelled rule field',
+      withFailover({ application: { statePreservation: { rules: [{ aliasLabelName: 'a', jsonPath: '{.a}', jsonpath: '{.b}' }] } } }),
+      'PropagationPolicy p: unknown field "spec.failover.application.statePreservation.rules[0].jsonpath" (did you mean jsonPath?)',
+    ],
+    [
+      'a misspelled spec field',
+      withFailover({ application: { statePreservation: { rules } } }, { placment: {} }),
+      'PropagationPolicy p: unknown field "spec.placment" (did you mean placement?)',
+    ],
+    ['an extra key beside rules', { rules, rule: [] }, 'unknown field "rule" (did you mean rules?)'],
+    ['an unknown key in a bare rule', [{ aliasLabelName: 'a', jsonPath: '{.a}', alias: 'x' }], 'rules[0]: unknown field "alias"'],
+  ])('rejects %s', (_name, doc, message) => {
+    expect(errorOf(doc)).toBe(message);
+  });
+
+  it('accepts every field the CRD declares in the parts it reads, whatever the rest of spec holds', () => {
+    const doc = withFailover(
+      { application: { decisionConditions: { tolerationSeconds: 30 }, gracePeriodSeconds: 60, purgeMode: 'Gracefully', statePreservation: { rules } }, cluster: { purgeMode: 'Directly' } },
+      { placement: { clusterAffinity: { anything: { deeper: 1 } } }, propagateDeps: true, priority: 1, schedulerName: 'x', suspension: {}, conflictResolution: 'Abort', preemption: 'Never', activationPreference: 'Lazy', dependentOverrides: [], preserveResourcesOnDeletion: true, schedulePriority: {}, association: false },
+    );
+    expect(rulesFromPolicy(doc)).toEqual(rules);
+  });
+});

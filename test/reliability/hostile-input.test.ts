@@ -43,7 +43,7 @@ describe('hostile input', () => {
   let app: ReturnType<typeof buildApp>;
   let server: LocalServer;
   beforeAll(async () => {
-    loaded = await createRegistry();
+    loaded = await createRegistry({ examples: 'all' }); // the KEDA requests below need the shipped example
     app = buildApp({ registry: loaded.registry, logger: silentLogger });
     server = await startLocalServer(loaded.registry);
   });
