@@ -7,7 +7,7 @@
 
 import { compareGo, ComparisonError } from './compare.ts';
 import { JsonPathExecError } from './errors.ts';
-import { BoundedText, sprintGoValue, writeGoJson } from './goformat.ts';
+import { BoundedText, sprintGoValue, writeGoJson } from './print-values.ts';
 import {
   JsonPathBudget,
   JsonPathLimitError,

@@ -4,7 +4,7 @@
 // syntax and results differ from client-go's template language.
 
 import { JsonPathParseError } from './errors.ts';
-import { formatGoRune } from './goformat.ts';
+import { formatGoRune } from './print-values.ts';
 import { newList, type ListNode, type SliceParam } from './nodes.ts';
 
 const EOF = '';

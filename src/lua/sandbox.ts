@@ -2,14 +2,14 @@
 // only the libraries and functions gopher-lua opens there, Lua 5.1 names, the listed base functions
 // raising "not supported", safe string/os/package libraries and `require("kube")`.
 import { lobject, lua, lauxlib, lualib, ltable, to_luastring } from './fengari.ts';
-import { decodeRune, encodeRune, goFormatArgumentCount, goSprintf, type FormatArg } from './goformat.ts';
+import { decodeRune, encodeRune, goFormatArgumentCount, goSprintf, type FormatArg } from '../go/fmt.ts';
 import { goFrexp, goIntOf, goLdexp, goModf, goPow, luaNumberToString } from './numbers.ts';
 import { openKube } from './kube.ts';
 import { appendEntry, materialize, pushInterned } from './lazy.ts';
 
 const TValue = lobject.TValue;
 import { OS_FUNCTIONS } from './oslib.ts';
-import { gopherToNumber } from './tonumber.ts';
+import { gopherToNumber } from '../go/strconv.ts';
 
 
 type CFunction = (L: any) => number;

@@ -3,7 +3,7 @@
 // builds no eviction task; here every rule is evaluated and each problem is reported.
 
 import type { StatePreservationRule } from '../interpreter/types.ts';
-import { quoteGo } from '../jsonpath/goformat.ts';
+import { quoteGo } from '../jsonpath/print-values.ts';
 import {
   compileJsonPath,
   evaluateJsonPath,

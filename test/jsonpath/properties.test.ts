@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { executeJsonPath } from '../../src/jsonpath/index.ts';
-import { formatGoFloat, marshalGoJson } from '../../src/jsonpath/goformat.ts';
+import { formatGoFloat, marshalGoJson } from '../../src/jsonpath/print-values.ts';
 
 const finiteDouble = fc.double({ noNaN: true, noDefaultInfinity: true });
 

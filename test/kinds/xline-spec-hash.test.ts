@@ -3,7 +3,7 @@
 // escaping); expected digests were computed independently with coreutils `md5sum` over those bytes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { goMarshal, goQuote } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/go-json.ts';
+import { goMarshal, goQuote } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/typed-json.ts';
 import { md5Hex, operatorSpecHash, SPEC_LAYOUTS, specApplied } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/spec-hash.ts';
 
 const layout = (name: string) => {

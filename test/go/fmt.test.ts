@@ -7,7 +7,7 @@ import {
   marshalJsonString,
   quoteGo,
   sprintGoValue,
-} from '../../src/jsonpath/goformat.ts';
+} from '../../src/jsonpath/print-values.ts';
 import { GoByte, GoInt, INVALID } from '../../src/jsonpath/values.ts';
 
 describe('formatGoFloat = fmt %v of a float64 (strconv g, shortest, exponent when exp < -4 || exp >= 6)', () => {

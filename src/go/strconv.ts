@@ -4,7 +4,7 @@
 // "1E5" are nil (ParseInt rejects exponents), "0x1p4" is nil, "1.5" with base 16 is 1.5, an
 // integer beyond int64 is nil, and a number argument comes back unchanged whatever the base.
 // Hand-written because Go's parsers are the reference and no library reproduces them.
-import { lua, lauxlib, to_luastring } from './fengari.ts';
+import { lua, lauxlib, to_luastring } from '../lua/fengari.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 const INT64_MAX = 2n ** 63n - 1n;

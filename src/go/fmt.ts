@@ -4,8 +4,8 @@
 // is a port of the parts of fmt/print.go, fmt/format.go and strconv (ftoa.go, quote.go) those values reach.
 // Strings are byte strings: one char per byte (0-255), as Lua and Go strings are bytes; width and precision
 // count UTF-8 runes the way Go does (an invalid byte is one rune).
-import { goInt64, isGoInteger, luaNumberToString } from './numbers.ts';
-import { goParseNumber } from './tonumber.ts';
+import { goInt64, isGoInteger, luaNumberToString } from '../lua/numbers.ts';
+import { goParseNumber } from './strconv.ts';
 
 export type FormatArg =
   | { type: 'number'; value: number }
