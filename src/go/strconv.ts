@@ -1,17 +1,14 @@
-// gopher-lua's `tonumber` (baselib.go baseToNumber), which is not Lua's: the string is trimmed of
-// " \n\t" only; if it contains "." it goes to Go's strconv.ParseFloat, otherwise to strconv.ParseInt
-// in the given base (10 by default, 16 after a "0x" prefix when no base is given). So "1e3" and
-// "1E5" are nil (ParseInt rejects exponents), "0x1p4" is nil, "1.5" with base 16 is 1.5, an
-// integer beyond int64 is nil, and a number argument comes back unchanged whatever the base.
-// Hand-written because Go's parsers are the reference and no library reproduces them.
-import { lua, lauxlib, to_luastring } from '../lua/fengari.ts';
+// Go's strconv: ParseInt, ParseUint, ParseFloat, FormatFloat and Quote, as Lua (gopher-lua's tonumber
+// and string.format), JSONPath (template numbers, messages) and fmt (src/go/fmt.ts) need them. No
+// library reproduces Go's parsers and exact float digits; Go's own sources (strconv/atoi.go, atof.go,
+// ftoa.go, quote.go) are the reference. Strings given to Quote are byte strings (src/go/utf8.ts).
+import { decodeRune, encodeRune, isValidRune, RUNE_ERROR } from './utf8.ts';
 
-const utf8 = new TextDecoder('utf-8', { fatal: false });
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
-/** strconv.ParseInt(s, base, 64) as a float64 (LNumber), or undefined where Go returns an error. */
-export function goParseInt(input: string, base: number): number | undefined {
+/** strconv.ParseInt(s, base, 64), or undefined where Go returns an error (bad syntax or out of range). */
+export function goParseInt(input: string, base: number): bigint | undefined {
   let s = input;
   if (s === '') return undefined;
   let negative = false;
@@ -23,9 +20,10 @@ export function goParseInt(input: string, base: number): number | undefined {
   if (magnitude === undefined) return undefined;
   if (!negative && magnitude > INT64_MAX) return undefined;
   if (negative && magnitude > INT64_MAX + 1n) return undefined;
-  return Number(negative ? -magnitude : magnitude);
+  return negative ? -magnitude : magnitude;
 }
 
+/** strconv.ParseUint(s, base, 64); base 0 reads a 0b, 0o, 0x or 0 prefix and allows underscores. */
 function goParseUint(input: string, requestedBase: number): bigint | undefined {
   if (input === '') return undefined;
   let s = input;
@@ -189,49 +187,215 @@ function hexToFloat(mantissa: bigint, exponent: number): number {
   return Number(kept) * 2 ** (exponent + shift);
 }
 
-/**
- * gopher-lua parseNumber (utils.go), used for numerals in source and for strings coerced to numbers
- * (arithmetic, number arguments of library functions): trimmed of " \t\n", then ParseInt with base
- * 0 (so "0x10" is 16, "010" is octal 8, "0b101" is 5, "1_000" is 1000), else ParseFloat.
- */
-export function goParseNumber(input: string): number | undefined {
-  const s = input.replace(/^[ \t\n]+|[ \t\n]+$/g, '');
-  return goParseInt(s, 0) ?? goParseFloat(s);
+// ---------------------------------------------------------------------------------------------------
+// strconv.FormatFloat for 'e', 'E', 'f', 'g', 'G'. Go rounds the exact binary value to the requested
+// digits, halves to even (decimal.go shouldRoundUp; the Ryu fixed-precision path agrees); JavaScript's
+// toFixed/toExponential round halves up. So the digits come from the exact decimal expansion.
+
+/** Decimal digits (no leading or trailing zeros) and decimal-point position: value = 0.d × 10^dp. */
+interface Digits { d: string; dp: number }
+
+const float64View = new DataView(new ArrayBuffer(8));
+const powersOfFive: bigint[] = [1n];
+
+function powerOfFive(k: number): bigint {
+  while (powersOfFive.length <= k) powersOfFive.push(powersOfFive[powersOfFive.length - 1]! * 5n);
+  return powersOfFive[k]!;
 }
 
-/** gopher-lua baseToNumber. */
-export function gopherToNumber(L: any): number {
-  lauxlib.luaL_checkany(L, 1);
-  const baseType = lua.lua_type(L, 2);
-  const noBase = baseType === lua.LUA_TNONE || baseType === lua.LUA_TNIL;
-  let base = 10;
-  if (!noBase) {
-    // OptInt: a number (truncated, as Go's int(LNumber)); anything else is a type error.
-    if (baseType !== lua.LUA_TNUMBER) {
-      const got = utf8.decode(lua.lua_typename(L, baseType));
-      lauxlib.luaL_argerror(L, 2, to_luastring(`number expected, got ${got}`));
-    }
-    base = Math.trunc(lua.lua_tonumber(L, 2));
+/** Every digit of a finite |x| (a float64 has at most 767 significant decimal digits). */
+function exactDigits(abs: number): Digits {
+  if (abs === 0) return { d: '', dp: 0 };
+  float64View.setFloat64(0, abs);
+  const hi = float64View.getUint32(0);
+  const lo = float64View.getUint32(4);
+  const biased = hi >>> 20;
+  let mantissa = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let exp2: number;
+  if (biased === 0) exp2 = -1074;
+  else { mantissa |= 1n << 52n; exp2 = biased - 1075; }
+  let digits: string;
+  let dp: number;
+  if (exp2 >= 0) {
+    digits = (mantissa << BigInt(exp2)).toString();
+    dp = digits.length;
+  } else {
+    // mantissa / 2^k = mantissa * 5^k / 10^k
+    digits = (mantissa * powerOfFive(-exp2)).toString();
+    dp = digits.length + exp2;
   }
-  switch (lua.lua_type(L, 1)) {
-    case lua.LUA_TNUMBER:
-      lua.lua_pushvalue(L, 1);
-      return 1;
-    case lua.LUA_TSTRING: {
-      let str = utf8.decode(lua.lua_tolstring(L, 1)).replace(/^[ \n\t]+|[ \n\t]+$/g, '');
-      let result: number | undefined;
-      if (str.includes('.')) {
-        result = goParseFloat(str);
-      } else {
-        if (noBase && str.toLowerCase().startsWith('0x')) [base, str] = [16, str.slice(2)];
-        result = goParseInt(str, base);
+  return { d: digits.replace(/0+$/, ''), dp };
+}
+
+/** Shortest digits that read back as x (Ryu in Go, the Number-to-String algorithm in JS). */
+function shortestDigits(abs: number): Digits {
+  if (abs === 0) return { d: '', dp: 0 };
+  const [mantissa, exponent] = abs.toExponential().split('e');
+  return { d: mantissa!.replace('.', '').replace(/0+$/, ''), dp: Number(exponent) + 1 };
+}
+
+/** decimal.Round(nd): to nd digits, exact halves to even; nd < 0 or nd >= digits leaves it unchanged. */
+function roundDigits(x: Digits, nd: number): Digits {
+  if (nd < 0 || nd >= x.d.length) return x;
+  const next = x.d.charCodeAt(nd) - 48;
+  const up = next === 5 && nd + 1 === x.d.length ? nd > 0 && (x.d.charCodeAt(nd - 1) - 48) % 2 === 1 : next >= 5;
+  if (!up) return { d: x.d.slice(0, nd).replace(/0+$/, ''), dp: x.dp };
+  for (let i = nd - 1; i >= 0; i--) {
+    if (x.d[i] !== '9') return { d: x.d.slice(0, i) + String.fromCharCode(x.d.charCodeAt(i) + 1), dp: x.dp };
+  }
+  return { d: '1', dp: x.dp + 1 };
+}
+
+/** strconv fmtE: -d.ddddde±dd. */
+function fmtE(neg: boolean, x: Digits, prec: number, expChar: string): string {
+  let out = neg ? '-' : '';
+  out += x.d.length > 0 ? x.d[0] : '0';
+  if (prec > 0) {
+    out += '.' + x.d.slice(1, Math.min(x.d.length, prec + 1));
+    const written = Math.max(0, Math.min(x.d.length, prec + 1) - 1);
+    out += '0'.repeat(prec - written);
+  }
+  let exp = x.d.length === 0 ? 0 : x.dp - 1;
+  const sign = exp < 0 ? '-' : '+';
+  exp = Math.abs(exp);
+  return out + expChar + sign + (exp < 10 ? '0' + exp : String(exp));
+}
+
+/** strconv fmtF: -ddddddd.ddddd. */
+function fmtF(neg: boolean, x: Digits, prec: number): string {
+  let out = neg ? '-' : '';
+  if (x.dp > 0) {
+    const m = Math.min(x.d.length, x.dp);
+    out += x.d.slice(0, m) + '0'.repeat(x.dp - m);
+  } else {
+    out += '0';
+  }
+  if (prec > 0) {
+    out += '.';
+    // digit j of the fraction is d[dp + j - 1] when that index exists
+    const start = x.dp;
+    if (start >= 0) {
+      const frac = x.d.slice(start, start + prec);
+      out += frac + '0'.repeat(prec - frac.length);
+    } else {
+      const leading = Math.min(prec, -start);
+      const frac = x.d.slice(0, prec - leading);
+      out += '0'.repeat(leading) + frac + '0'.repeat(prec - leading - frac.length);
+    }
+  }
+  return out;
+}
+
+export type FloatFormat = 'e' | 'E' | 'f' | 'g' | 'G';
+
+/** strconv.FormatFloat(x, fmt, prec, 64); prec < 0 means the shortest digits that read back as x. */
+export function goFormatFloat(x: number, fmt: FloatFormat, precision: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return '+Inf';
+  if (x === -Infinity) return '-Inf';
+  const neg = x < 0 || Object.is(x, -0);
+  const abs = Math.abs(x);
+  let prec = precision;
+  const shortest = prec < 0;
+  let digits: Digits;
+  if (shortest) {
+    digits = shortestDigits(abs);
+    if (fmt === 'e' || fmt === 'E') prec = Math.max(digits.d.length - 1, 0);
+    else if (fmt === 'f') prec = Math.max(digits.d.length - digits.dp, 0);
+    else prec = digits.d.length;
+  } else {
+    digits = exactDigits(abs);
+    if (fmt === 'e' || fmt === 'E') digits = roundDigits(digits, prec + 1);
+    else if (fmt === 'f') digits = roundDigits(digits, digits.dp + prec);
+    else {
+      if (prec === 0) prec = 1;
+      digits = roundDigits(digits, prec);
+    }
+  }
+  switch (fmt) {
+    case 'e': case 'E': return fmtE(neg, digits, prec, fmt);
+    case 'f': return fmtF(neg, digits, prec);
+    default: {
+      const nd = digits.d.length;
+      let eprec = prec;
+      if (eprec > nd && nd >= digits.dp) eprec = nd;
+      // %e is used if the exponent is less than -4 or at least the precision (6 for the shortest form).
+      if (shortest) eprec = 6;
+      const exp = digits.dp - 1;
+      if (exp < -4 || exp >= eprec) {
+        if (prec > nd) prec = nd;
+        return fmtE(neg, digits, prec - 1, fmt === 'g' ? 'e' : 'E');
       }
-      if (result === undefined) lua.lua_pushnil(L);
-      else lua.lua_pushnumber(L, result);
-      return 1;
+      if (prec > digits.dp) prec = nd;
+      return fmtF(neg, digits, Math.max(prec - digits.dp, 0));
     }
-    default:
-      lua.lua_pushnil(L);
-      return 1;
   }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// strconv.Quote and its helpers, on byte strings.
+
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
+/** strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+export function isPrint(r: number): boolean {
+  if (r < 0x80) return r >= 0x20 && r < 0x7f;
+  return isValidRune(r) && PRINTABLE.test(String.fromCodePoint(r));
+}
+
+const LOWER_HEX = '0123456789abcdef';
+
+/** strconv's appendEscapedRune (graphicOnly false), as a byte string. */
+function escapeRune(r: number, quote: string, asciiOnly: boolean): string {
+  const ch = String.fromCharCode(r);
+  if (ch === quote || ch === '\\') return '\\' + ch;
+  if (asciiOnly ? r < 0x80 && isPrint(r) : isPrint(r)) return encodeRune(r);
+  switch (r) {
+    case 0x07: return '\\a';
+    case 0x08: return '\\b';
+    case 0x0c: return '\\f';
+    case 0x0a: return '\\n';
+    case 0x0d: return '\\r';
+    case 0x09: return '\\t';
+    case 0x0b: return '\\v';
+  }
+  if (r < 0x20 || r === 0x7f) return '\\x' + LOWER_HEX[r >> 4] + LOWER_HEX[r & 0xf];
+  const v = isValidRune(r) ? r : RUNE_ERROR;
+  return v < 0x10000 ? '\\u' + v.toString(16).padStart(4, '0') : '\\U' + v.toString(16).padStart(8, '0');
+}
+
+/** strconv.Quote (or QuoteToASCII when asciiOnly) of a byte string: invalid bytes become \xNN. */
+export function goQuote(s: string, asciiOnly: boolean): string {
+  let out = '"';
+  for (let i = 0; i < s.length;) {
+    const [r, width] = decodeRune(s, i);
+    if (width === 1 && r === RUNE_ERROR) {
+      const b = s.charCodeAt(i);
+      out += '\\x' + LOWER_HEX[b >> 4] + LOWER_HEX[b & 0xf];
+    } else {
+      out += escapeRune(r, '"', asciiOnly);
+    }
+    i += width;
+  }
+  return out + '"';
+}
+
+/** strconv.QuoteRune (or QuoteRuneToASCII when asciiOnly): a single-quoted Go character literal. */
+export function goQuoteRune(rune: number, asciiOnly: boolean): string {
+  return "'" + escapeRune(isValidRune(rune) ? rune : RUNE_ERROR, "'", asciiOnly) + "'";
+}
+
+/** strconv.CanBackquote of a byte string. */
+export function canBackquote(s: string): boolean {
+  for (let i = 0; i < s.length;) {
+    const [r, width] = decodeRune(s, i);
+    i += width;
+    if (width > 1) {
+      if (r === 0xfeff) return false;
+      continue;
+    }
+    if (r === RUNE_ERROR) return false;
+    if ((r < 0x20 && r !== 0x09) || r === 0x60 || r === 0x7f) return false;
+  }
+  return true;
 }

@@ -1,90 +1,10 @@
-// Go's text formatting, as client-go's JSONPath printer and its error messages use it. Hand-written:
-// no JavaScript library reproduces fmt's %v, strconv's shortest 'g' format or encoding/json's output
-// byte for byte, and label values must match what Karmada computes exactly.
-
-import { GoByte, GoInt, INVALID, isJsonMap, sortedMapKeys, wellFormed, type GoValue } from './values.ts';
-
-/**
- * fmt's %v of a float64: strconv.FormatFloat(f, 'g', -1, 64). With the shortest precision, strconv
- * switches to the exponent form when the decimal exponent is < -4 or >= 6 (ftoa.go: `if shortest
- * { eprec = 6 }`), so 1000000 → "1e+06" but 123456 → "123456"; exponents have at least two digits.
- */
-export function formatGoFloat(value: number): string {
-  if (Number.isNaN(value)) return 'NaN';
-  if (value === Infinity) return '+Inf';
-  if (value === -Infinity) return '-Inf';
-  if (value === 0) return Object.is(value, -0) ? '-0' : '0';
-  const sign = value < 0 ? '-' : '';
-  // toExponential() without an argument gives the shortest round-tripping digits, as strconv does.
-  const [mantissa, exponentText] = Math.abs(value).toExponential().split('e');
-  const digits = mantissa!.replace('.', '');
-  const exponent = Number(exponentText);
-  if (exponent < -4 || exponent >= 6) {
-    const fraction = digits.length > 1 ? `.${digits.slice(1)}` : '';
-    const expSign = exponent < 0 ? '-' : '+';
-    return `${sign}${digits[0]}${fraction}e${expSign}${String(Math.abs(exponent)).padStart(2, '0')}`;
-  }
-  const pointAt = exponent + 1;
-  if (pointAt <= 0) return `${sign}0.${'0'.repeat(-pointAt)}${digits}`;
-  if (pointAt >= digits.length) return `${sign}${digits}${'0'.repeat(pointAt - digits.length)}`;
-  return `${sign}${digits.slice(0, pointAt)}.${digits.slice(pointAt)}`;
-}
-
-/**
- * encoding/json's float64: 'f' format unless abs < 1e-6 or abs >= 1e21, then 'e' with "e-07"
- * shortened to "e-7". That is exactly ECMAScript's Number-to-String, except for negative zero.
- */
-export function formatJsonFloat(value: number): string {
-  if (!Number.isFinite(value)) throw new Error(`json: unsupported value: ${formatGoFloat(value)}`);
-  if (Object.is(value, -0)) return '-0';
-  return String(value);
-}
-
-const HEX = '0123456789abcdef';
-
-/** encoding/json's string encoder with HTML escaping on (json.Marshal's default, Go >= 1.22). */
-export function marshalJsonString(text: string): string {
-  let out = '"';
-  for (const ch of wellFormed(text)) {
-    const code = ch.codePointAt(0)!;
-    if (code < 0x80) {
-      if (code >= 0x20 && ch !== '"' && ch !== '\\' && ch !== '<' && ch !== '>' && ch !== '&') {
-        out += ch;
-        continue;
-      }
-      switch (ch) {
-        case '"':
-          out += '\\"';
-          break;
-        case '\\':
-          out += '\\\\';
-          break;
-        case '\b':
-          out += '\\b';
-          break;
-        case '\f':
-          out += '\\f';
-          break;
-        case '\n':
-          out += '\\n';
-          break;
-        case '\r':
-          out += '\\r';
-          break;
-        case '\t':
-          out += '\\t';
-          break;
-        default:
-          out += `\\u00${HEX[code >> 4]}${HEX[code & 0xf]}`;
-      }
-    } else if (code === 0x2028 || code === 0x2029) {
-      out += `\\u202${HEX[code & 0xf]}`;
-    } else {
-      out += ch;
-    }
-  }
-  return `${out}"`;
-}
+// How client-go's JSONPath prints the values it finds: json.Marshal for maps and slices (PrintResults),
+// fmt's %v otherwise and in error messages, over the evaluator's model of Go values (values.ts). The
+// number and string output is Go's (src/go); this file walks the values and bounds the text.
+import { goSprintFloat } from '../go/fmt.ts';
+import { goJsonFloat, goJsonString } from '../go/json.ts';
+import { wellFormed } from '../go/utf8.ts';
+import { GoByte, GoInt, INVALID, isJsonMap, sortedMapKeys, type GoValue } from './values.ts';
 
 /** Text written piece by piece that refuses to grow past `limit` characters. */
 export class BoundedText {
@@ -142,16 +62,16 @@ export function writeGoJson(value: GoValue, out: BoundedText): void {
   if (isJsonMap(value)) {
     out.write('{');
     sortedMapKeys(value).forEach((key, i) => {
-      out.write(i > 0 ? `,${marshalJsonString(key)}:` : `${marshalJsonString(key)}:`);
+      out.write(i > 0 ? `,${goJsonString(key)}:` : `${goJsonString(key)}:`);
       writeGoJson(value[key], out);
     });
     return out.write('}');
   }
   switch (typeof value) {
     case 'string':
-      return out.write(marshalJsonString(value));
+      return out.write(goJsonString(value));
     case 'number':
-      return out.write(formatJsonFloat(value));
+      return out.write(goJsonFloat(value));
     case 'boolean':
       return out.write(value ? 'true' : 'false');
     default:
@@ -197,40 +117,7 @@ function writeGoValue(value: GoValue, out: BoundedText): void {
     });
     return out.write(']');
   }
-  if (typeof value === 'number') return out.write(formatGoFloat(value));
+  if (typeof value === 'number') return out.write(goSprintFloat(value));
   if (typeof value === 'string') return out.write(wellFormed(value));
   return out.write(String(value));
-}
-
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
-/** unicode.IsPrint / strconv.IsPrint. */
-export function isGoPrintable(ch: string): boolean {
-  return PRINTABLE.test(ch);
-}
-
-/** fmt's %#U: "U+002A '*'" (the character only when printable). */
-export function formatGoRune(ch: string): string {
-  const hex = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-  return isGoPrintable(ch) ? `U+${hex} '${ch}'` : `U+${hex}`;
-}
-
-/** strconv.Quote / fmt's %q. */
-export function quoteGo(text: string): string {
-  let out = '"';
-  for (const ch of wellFormed(text)) {
-    const code = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') {
-      out += `\\${ch}`;
-    } else if (isGoPrintable(ch)) {
-      out += ch;
-    } else {
-      const named: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };
-      if (named[ch]) out += named[ch];
-      else if (code < 0x80) out += `\\x${code.toString(16).padStart(2, '0')}`;
-      else if (code < 0x10000) out += `\\u${code.toString(16).padStart(4, '0')}`;
-      else out += `\\U${code.toString(16).padStart(8, '0')}`;
-    }
-  }
-  return `${out}"`;
 }

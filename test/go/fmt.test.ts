@@ -1,16 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  formatGoFloat,
-  formatGoRune,
-  formatJsonFloat,
-  marshalGoJson,
-  marshalJsonString,
-  quoteGo,
-  sprintGoValue,
-} from '../../src/jsonpath/print-values.ts';
-import { GoByte, GoInt, INVALID } from '../../src/jsonpath/values.ts';
+import { basicValues, goSprintf, goSprintFloat, goSprintfText } from '../../src/go/fmt.ts';
 
-describe('formatGoFloat = fmt %v of a float64 (strconv g, shortest, exponent when exp < -4 || exp >= 6)', () => {
+describe('goSprintFloat = fmt %v of a float64 (strconv g, shortest, exponent when exp < -4 || exp >= 6)', () => {
   const cases: Array<[number, string]> = [
     [0, '0'],
     [-0, '-0'],
@@ -53,94 +45,11 @@ describe('formatGoFloat = fmt %v of a float64 (strconv g, shortest, exponent whe
     [-Infinity, '-Inf'],
   ];
   it.each(cases)('%s prints as %s', (value, expected) => {
-    expect(formatGoFloat(value)).toBe(expected);
+    expect(goSprintFloat(value)).toBe(expected);
   });
 });
 
-describe('formatJsonFloat = encoding/json float64 (exponent only below 1e-6 or from 1e21, "e-07" → "e-7")', () => {
-  const cases: Array<[number, string]> = [
-    [0, '0'],
-    [-0, '-0'],
-    [2, '2'],
-    [1000000, '1000000'],
-    [1234567, '1234567'],
-    [1e20, '100000000000000000000'],
-    [999999999999999900000, '999999999999999900000'],
-    [1e21, '1e+21'],
-    [1.5e21, '1.5e+21'],
-    [1e-6, '0.000001'],
-    [1.5e-6, '0.0000015'],
-    [9.5e-7, '9.5e-7'],
-    [1e-7, '1e-7'],
-    [1.23e-18, '1.23e-18'],
-    [1e-100, '1e-100'],
-    [0.00001, '0.00001'],
-    [-3.25, '-3.25'],
-  ];
-  it.each(cases)('%s marshals as %s', (value, expected) => {
-    expect(formatJsonFloat(value)).toBe(expected);
-  });
-  it('rejects NaN and infinities as json.Marshal does', () => {
-    expect(() => formatJsonFloat(NaN)).toThrow('json: unsupported value: NaN');
-    expect(() => formatJsonFloat(Infinity)).toThrow('json: unsupported value: +Inf');
-  });
-});
-
-describe('marshalJsonString = encoding/json string encoder with HTML escaping (Go >= 1.22)', () => {
-  const cases: Array<[string, string]> = [
-    ['plain', '"plain"'],
-    ['a"b', '"a\\"b"'],
-    ['a\\b', '"a\\\\b"'],
-    ['<tag> & co', '"\\u003ctag\\u003e \\u0026 co"'],
-    ['line\nbreak\ttab\rcr', '"line\\nbreak\\ttab\\rcr"'],
-    ['\b\f', '"\\b\\f"'],
-    ['\u0001\u001f', '"\\u0001\\u001f"'],
-    ['\u007f', '"\u007f"'],
-    ['é漢字😀', '"é漢字😀"'],
-    ['\u2028\u2029', '"\\u2028\\u2029"'],
-    ['lone \ud800 surrogate', '"lone \ufffd surrogate"'],
-    ["it's /ok", '"it\'s /ok"'],
-  ];
-  it.each(cases)('%j encodes as %s', (value, expected) => {
-    expect(marshalJsonString(value)).toBe(expected);
-  });
-});
-
-describe('marshalGoJson = json.Marshal of interface{} values', () => {
-  it('sorts map keys by bytes and is compact', () => {
-    expect(marshalGoJson({ b: 1, a: [true, null, 'x'], C: {}, ä: [] })).toBe('{"C":{},"a":[true,null,"x"],"b":1,"ä":[]}');
-  });
-  it('sorts keys by code point, not UTF-16 unit (U+FF61 before U+1F600)', () => {
-    expect(marshalGoJson({ '😀': 1, '｡': 2 })).toBe('{"｡":2,"😀":1}');
-  });
-  it('uses the JSON float rule inside maps, unlike %v', () => {
-    expect(marshalGoJson({ n: 1000000, small: 1e-7 })).toBe('{"n":1000000,"small":1e-7}');
-  });
-  it('escapes HTML characters in keys too', () => {
-    expect(marshalGoJson({ '<k>': '&' })).toBe('{"\\u003ck\\u003e":"\\u0026"}');
-  });
-  it('skips undefined members (they never reach Karmada)', () => {
-    expect(marshalGoJson({ a: undefined, b: 1 })).toBe('{"b":1}');
-  });
-});
-
-describe('sprintGoValue = fmt %v (used in client-go error messages)', () => {
-  it.each([
-    ['nil', null, '<nil>'],
-    ['the invalid Value', INVALID, '<invalid reflect.Value>'],
-    ['a string', 'text', 'text'],
-    ['a float', 1000000, '1e+06'],
-    ['a bool', true, 'true'],
-    ['a Go int', new GoInt(42n), '42'],
-    ['a uint8', new GoByte(97), '97'],
-    ['a slice', [1, 'a', null], '[1 a <nil>]'],
-    ['a map (sorted keys)', { name: 'x', n: 2, list: [1, 2] }, 'map[list:[1 2] n:2 name:x]'],
-  ] as Array<[string, unknown, string]>)('%s prints as %s', (_label, value, expected) => {
-    expect(sprintGoValue(value)).toBe(expected);
-  });
-});
-
-describe('Go quoting helpers', () => {
+describe('goSprintfText: %q and %#U of JavaScript strings and runes', () => {
   it.each([
     ['{.a}', '"{.a}"'],
     ['say "hi"', '"say \\"hi\\""'],
@@ -150,7 +59,7 @@ describe('Go quoting helpers', () => {
     ['é', '"é"'],
     ['\u200b', '"\\u200b"'],
   ])('strconv.Quote(%j) = %s', (value, expected) => {
-    expect(quoteGo(value)).toBe(expected);
+    expect(goSprintfText('%q', value)).toBe(expected);
   });
   it.each([
     ['*', "U+002A '*'"],
@@ -159,6 +68,187 @@ describe('Go quoting helpers', () => {
     ['é', "U+00E9 'é'"],
     ['😀', "U+1F600 '😀'"],
   ])('%%#U of %j = %s', (value, expected) => {
-    expect(formatGoRune(value)).toBe(expected);
+    expect(goSprintfText('%#U', BigInt(value.codePointAt(0)!))).toBe(expected);
+  });
+});
+
+describe('goSprintFloat properties', () => {
+  const finiteDouble = fc.double({ noNaN: true, noDefaultInfinity: true });
+
+  it('round-trips every finite double', () => {
+    fc.assert(
+      fc.property(finiteDouble, (value) => {
+        expect(Number(goSprintFloat(value))).toBe(value);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('uses the exponent form exactly when the decimal exponent is < -4 or >= 6', () => {
+    fc.assert(
+      fc.property(finiteDouble.filter((value) => value !== 0), (value) => {
+        const text = goSprintFloat(value);
+        const decimalExponent = Number(Math.abs(value).toExponential().split('e')[1]);
+        if (decimalExponent < -4 || decimalExponent >= 6) expect(text).toMatch(/^-?\d(\.\d+)?e[+-]\d{2,3}$/);
+        else expect(text).toMatch(/^-?\d+(\.\d+)?$/);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('prints integers below a million without exponent or decimals', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -999999, max: 999999 }), (value) => {
+        expect(goSprintFloat(value)).toBe(String(value));
+      }),
+    );
+  });
+
+  it('is %v and %g of a float64 through goSprintf', () => {
+    fc.assert(
+      fc.property(fc.double(), (value) => {
+        const text = goSprintFloat(value);
+        expect(goSprintf('%v', [value], basicValues)).toBe(text);
+        expect(goSprintf('%g', [value], basicValues)).toBe(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+// Vectors from Go's own fmt tests (src/fmt/fmt_test.go, fmtTests), for the basic types goSprintf
+// prints itself: int64 (bigint), float64, string and bool.
+describe('goSprintf over basic Go values (fmt_test.go vectors)', () => {
+  const cases: Array<[string, bigint | number | string | boolean, string]> = [
+    // escaped strings
+    ['%q', '', '""'],
+    ['%#q', '', '``'],
+    ['%q', '"', '"\\""'],
+    ['%#q', '"', '`"`'],
+    ['%q', '`', '"`"'],
+    ['%q', '\n', '"\\n"'],
+    ['%#q', '\\n', '`\\n`'],
+    ['%q', 'abc', '"abc"'],
+    ['%#q', 'abc', '`abc`'],
+    ['%q', '日本語', '"日本語"'],
+    ['%+q', '日本語', '"\\u65e5\\u672c\\u8a9e"'],
+    ['%#+q', '日本語', '`日本語`'],
+    ['%q', '\x07\b\f\n\r\t\v"\\', '"\\a\\b\\f\\n\\r\\t\\v\\"\\\\"'],
+    ['%+q', '☺', '"\\u263a"'],
+    ['% q', '☺', '"☺"'],
+    ['%10q', '⌘', '       "⌘"'],
+    ['%+10q', '⌘', '  "\\u2318"'],
+    ['%-10q', '⌘', '"⌘"       '],
+    ['%010q', '⌘', '0000000"⌘"'],
+    ['%-010q', '⌘', '"⌘"       '],
+    ['%#8q', '\n', '    "\\n"'],
+    ['%#-8q', '\t', '`\t`     '],
+    ['%q', '\u{10ffff}', '"\\U0010ffff"'],
+    ['%#q', '\u{10ffff}', '`\u{10ffff}`'],
+    // width and precision count runes
+    ['%5s', 'abc', '  abc'],
+    ['%2s', '☺', ' ☺'],
+    ['%-5s', 'abc', 'abc  '],
+    ['%05s', 'abc', '00abc'],
+    ['%.5s', 'abcdefghijklmnopqrstuvwxyz', 'abcde'],
+    ['%.0s', '日本語日本語', ''],
+    ['%.5s', '日本語日本語', '日本語日本'],
+    ['%08q', 'abc', '000"abc"'],
+    ['%.3q', '日本語日本語', '"日本語"'],
+    ['%.5x', 'abcdefghijklmnopqrstuvwxyz', '6162636465'],
+    ['%10.1q', '日本語日本語', '       "日"'],
+    // characters and escaped characters
+    ['%c', 0xe4n, 'ä'],
+    ['%3c', 0x2318n, '  ⌘'],
+    ['%c', -1n, '\ufffd'],
+    ['%c', 0xdc80n, '\ufffd'],
+    ['%q', 0n, "'\\x00'"],
+    ['%q', 0x27n, "'\\''"],
+    ['%+q', 0xffn, "'\\u00ff'"],
+    ['%+10q', 0x2318n, "  '\\u2318'"],
+    ['%q', 0xdc80n, "'\ufffd'"],
+    // integers
+    ['%d', -12345n, '-12345'],
+    ['%d', -(2n ** 63n), '-9223372036854775808'],
+    ['%.d', 0n, ''],
+    ['%6.0d', 0n, '      '],
+    ['%06.0d', 0n, '      '],
+    ['% d', 12345n, ' 12345'],
+    ['%+d', 12345n, '+12345'],
+    ['%b', -6n, '-110'],
+    ['%#b', -6n, '-0b110'],
+    ['%#o', -0o1234n, '-01234'],
+    ['%O', -0o1234n, '-0o1234'],
+    ['%#X', 0n, '0X0'],
+    ['%X', 0x12abcdefn, '12ABCDEF'],
+    ['%.20b', 7n, '00000000000000000111'],
+    ['%010d', -12345n, '-000012345'],
+    ['%20.8d', -1234n, '           -00001234'],
+    ['%020.8d', 1234n, '            00001234'],
+    ['%-#20.8x', 0x1234abcn, '0x01234abc          '],
+    ['%U', -1n, 'U+FFFFFFFFFFFFFFFF'],
+    ['%#U', 0x0an, 'U+000A'],
+    ['%# U', 0x78n, "U+0078 'x'"],
+    ['%#.2U', 0x78n, "U+0078 'x'"],
+    ['%#U', 0x1d6c2n, "U+1D6C2 '𝛂'"],
+    ['%#14.6U', 0x2318n, "  U+002318 '⌘'"],
+    ['%#-014.6U', 0x2318n, "U+002318 '⌘'  "],
+    // floats
+    ['%+.3e', 0, '+0.000e+00'],
+    ['%+.3F', -1, '-1.000'],
+    ['%+07.2f', -1, '-001.00'],
+    ['%-07.2f', 1, '1.00   '],
+    ['%+-07.2f', 1, '+1.00  '],
+    ['%+10.2f', 1, '     +1.00'],
+    ['% .3E', -1, '-1.000E+00'],
+    ['% .3e', 1, ' 1.000e+00'],
+    ['%+.3g', 0, '+0'],
+    ['% .3g', 1, ' 1'],
+    ['%#g', 1e-323, '1.00000e-323'],
+    ['%#g', 1.1, '1.10000'],
+    ['%#g', 123456, '123456.'],
+    ['%#g', 1234567, '1.234567e+06'],
+    ['%#g', 1230000, '1.23000e+06'],
+    ['%#.0f', 1, '1.'],
+    ['%#.0e', 1, '1.e+00'],
+    ['%#.0g', 1100000, '1.e+06'],
+    ['%#.4g', 100000, '1.000e+05'],
+    ['%#.4g', 0.123, '0.1230'],
+    ['%#.4g', 0, '0.000'],
+    ['%#.4g', 0.012, '0.01200'],
+    ['%#9.4g', 1, '    1.000'],
+    ['%f', Infinity, '+Inf'],
+    ['%.1f', -Infinity, '-Inf'],
+    ['% f', NaN, ' NaN'],
+    ['% 20F', Infinity, '                 Inf'],
+    ['% +20E', NaN, '                +NaN'],
+    ['%+-20G', NaN, '+NaN                '],
+    ['%+020e', Infinity, '                +Inf'],
+    ['%-020E', NaN, 'NaN                 '],
+    ['%e', 1234.5678e3, '1.234568e+06'],
+    ['%f', 1234.5678e-8, '0.000012'],
+    ['%f', -1e-9, '-0.000000'],
+    ['%g', 1234.5678e-8, '1.2345678e-05'],
+    ['%G', 1234.5678e3, '1.2345678E+06'],
+    // booleans
+    ['%t', true, 'true'],
+    ['%v', false, 'false'],
+  ];
+  it.each(cases)('Sprintf(%j, %s) = %j', (format, value, expected) => {
+    expect(goSprintfText(format, value)).toBe(expected);
+  });
+
+  it('reports bad verbs, missing and extra arguments and bad indexes as Go does', () => {
+    expect(goSprintfText('%d', 'hi')).toBe('%!d(string=hi)');
+    expect(goSprintfText('%s', 5n)).toBe('%!s(int64=5)');
+    expect(goSprintfText('%d', true)).toBe('%!d(bool=true)');
+    expect(goSprintfText('%z', 1.5)).toBe('%!z(float64=1.5)');
+    expect(goSprintfText('%d %d', 1n)).toBe('1 %!d(MISSING)');
+    expect(goSprintfText('%d', 1n, 'x')).toBe('1%!(EXTRA string=x)');
+    expect(goSprintfText('%[3]d', 1n, 2n)).toBe('%!d(BADINDEX)');
+    expect(goSprintfText('%[2]d %[1]d', 1n, 2n)).toBe('2 1');
+    expect(goSprintfText('50%')).toBe('50%!(NOVERB)');
+    expect(goSprintfText('%!')).toBe('%!!(MISSING)');
+    expect(goSprintfText('%T %T %T %T', 1n, 1.5, 's', true)).toBe('int64 float64 string bool');
   });
 });
