@@ -3,6 +3,7 @@
 // order, omitempty rules and pointer-vs-value semantics, which no JS library models (JSON.stringify
 // keeps the input's key order), hence hand-written. Strings are written as Go writes them (src/go/json.ts).
 import { goJsonString } from '../../../../src/go/json.ts';
+import { isJsonObject } from '../../../../src/interpreter/types.ts';
 import { canonicalQuantity } from '../../../../src/k8s/quantity.ts';
 
 export type GoType =
@@ -41,7 +42,6 @@ export class GoLayoutMismatch extends Error {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNil = (v: unknown): boolean => v === undefined || v === null;
 
 /** Fields as encoding/json sees them: embedded structs' fields promoted in place. */
@@ -122,7 +122,7 @@ export function goMarshal(value: unknown, t: GoType, path = '$'): string {
       return marshalStruct(value, t.fields, path);
     case 'map': {
       if (isNil(value)) return 'null';
-      if (!isObject(value)) throw new GoLayoutMismatch(path, 'expected an object');
+      if (!isJsonObject(value)) throw new GoLayoutMismatch(path, 'expected an object');
       // Go sorts map keys by their UTF-8 bytes; Buffer.compare orders exactly that way.
       const keys = Object.keys(value).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
       return `{${keys.map((k) => `${goJsonString(k)}:${goMarshal(value[k], t.elem, `${path}.${k}`)}`).join(',')}}`;
@@ -135,7 +135,7 @@ export function goMarshal(value: unknown, t: GoType, path = '$'): string {
 }
 
 function marshalStruct(value: unknown, fields: GoField[], path: string): string {
-  if (!isNil(value) && !isObject(value)) throw new GoLayoutMismatch(path, 'expected an object');
+  if (!isNil(value) && !isJsonObject(value)) throw new GoLayoutMismatch(path, 'expected an object');
   const obj = (value ?? {}) as Record<string, unknown>;
   const { visible, known } = layoutOf(fields);
   const unknown = Object.keys(obj).find((k) => !known.has(k));
