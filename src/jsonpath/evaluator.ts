@@ -6,7 +6,7 @@
 // whose index is out of bounds, since evalArray returns its input along with the error.
 
 import { wellFormed } from '../go/utf8.ts';
-import { compareGo, ComparisonError } from './compare.ts';
+import { compareGo, ComparisonError } from './filter-comparison.ts';
 import { JsonPathExecError } from './errors.ts';
 import { BoundedText, sprintGoValue, writeGoJson } from './print-values.ts';
 import {

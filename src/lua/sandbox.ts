@@ -10,7 +10,7 @@ import { openKube } from './kube.ts';
 import { appendEntry, materialize, pushInterned } from './lazy.ts';
 
 const TValue = lobject.TValue;
-import { OS_FUNCTIONS } from './oslib.ts';
+import { OS_FUNCTIONS } from './os-lib.ts';
 import { gopherToNumber } from './to-number.ts';
 
 

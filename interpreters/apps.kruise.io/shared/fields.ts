@@ -2,7 +2,7 @@
 // user's template) holds, so a missing or mistyped field reads as its Kubernetes zero value instead of
 // throwing.
 import { InterpreterError, isJsonObject, type JsonObject, type KObject, type ReplicaResult } from '../../../src/interpreter/types.ts';
-import { podTemplateRequirements } from '../../../src/k8s/podtemplate.ts';
+import { podTemplateRequirements } from '../../../src/k8s/pod-requirements.ts';
 
 /** An integer field, 0 when absent or not an integer (Go's zero value for an omitted int32). */
 export const intOr0 = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) ? v : 0);

@@ -1,7 +1,7 @@
 // OpenKruise CloneSet (apps.kruise.io/v1alpha1). What each operation does for users, and where it
 // deliberately differs from Karmada's built-in customization, is in README.md next to this file.
 import { isJsonObject, type KindInterpreter } from '../../../../src/interpreter/types.ts';
-import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.ts';
+import { podTemplateDependencies } from '../../../../src/k8s/pod-dependencies.ts';
 import { volumeClaimTemplateNames } from '../../shared/dependencies.ts';
 import { specOf, templateReplicas } from '../../shared/fields.ts';
 import { kruiseHealthy } from '../../shared/health.ts';

@@ -12,7 +12,7 @@
 // absent owner, and changes to the dependency never reach the binding. So a semaphore ConfigMap in
 // another namespace is left out (it must exist in the member by other means).
 import { type DependentObjectReference, isJsonObject, type JsonObject, type KObject } from '../../../../src/interpreter/types.ts';
-import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.ts';
+import { podTemplateDependencies } from '../../../../src/k8s/pod-dependencies.ts';
 import { ARGO_TYPES, type FieldType, type Reference, type TypeName } from './argo-types.ts';
 import { allTemplates, asArray, mainContainers } from './templates.ts';
 

@@ -1,7 +1,7 @@
 // InterpretReplica for Argo Workflow: one unit of work, sized by the largest pod it can create and
 // placed where every one of its pods can run.
 import { isJsonObject, type JsonObject, type KObject, type ReplicaRequirements, type ReplicaResult } from '../../../../src/interpreter/types.ts';
-import { podTemplateRequirements } from '../../../../src/k8s/podtemplate.ts';
+import { podTemplateRequirements } from '../../../../src/k8s/pod-requirements.ts';
 import { maxOfResourceLists, type ResourceList } from '../../../../src/k8s/resources.ts';
 import { WorkBudget } from '../../../shared/work-budget.ts';
 import { conjunctionClaim, type PodConstraints } from './node-claim.ts';

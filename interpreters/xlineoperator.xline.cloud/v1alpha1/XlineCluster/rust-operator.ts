@@ -3,7 +3,8 @@
 // container, affinity, PVC templates (data, pvcs, backup.pvc) and a scale subresource
 // (.spec.size / .status.available). Its status counts available members, so health is quorum-aware.
 import type { JsonObject, KObject } from '../../../../src/interpreter/types.ts';
-import { podTemplateDependencies, podTemplateRequirements } from '../../../../src/k8s/podtemplate.ts';
+import { podTemplateDependencies } from '../../../../src/k8s/pod-dependencies.ts';
+import { podTemplateRequirements } from '../../../../src/k8s/pod-requirements.ts';
 import type { MemberVerdict, XlineApi } from '../../../shared/xline-cluster/api.ts';
 import { quorum } from '../../../shared/xline-cluster/quorum.ts';
 import { isCount } from '../../../shared/xline-cluster/values.ts';
