@@ -54,8 +54,8 @@ interface StructLayout {
   known: Set<string>;
 }
 
-// Layouts are static tables, hashed on every health check: compute each struct's view once
-// (it was ~40% of an XlineCluster InterpretHealth call).
+// Layouts are static tables and every health check hashes the spec with them: each struct's view is
+// computed once.
 const layouts = new WeakMap<GoField[], StructLayout>();
 
 function layoutOf(fields: GoField[]): StructLayout {
