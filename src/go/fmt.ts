@@ -292,9 +292,9 @@ export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPri
   const p = new Printer();
   const end = format.length;
   let argNum = 0;
-  let afterIndex = false;
+  let afterIndex: boolean;
   let reordered = false;
-  let goodArgNum = true;
+  let goodArgNum: boolean;
 
   // argNumber: an explicit [n] index at i, if any.
   const argNumber = (i: number): { index: number; next: number; found: boolean } => {
@@ -368,7 +368,7 @@ export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPri
 
     if (!afterIndex) {
       at = argNumber(i);
-      argNum = at.index; i = at.next; afterIndex = at.found;
+      argNum = at.index; i = at.next;
     }
 
     if (i >= end) { p.buf += '%!(NOVERB)'; break; }

@@ -16,6 +16,7 @@ export function goJsonFloat(value: number): string {
 const HEX = '0123456789abcdef';
 const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 /** What needs escaping: controls, '"', '\\', HTML's <, > and &, U+2028/U+2029 and lone surrogates. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON must escape
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\<>&\u2028\u2029\ud800-\udfff]/;
 
 /**
