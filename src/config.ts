@@ -2,7 +2,7 @@
 // variable (KARMADA_INTERPRETER_<FLAG>, list values comma-separated); a flag beats its variable.
 // Problems fail fast with a message naming the flag.
 import { parseArgs } from 'node:util';
-import { formatGoDuration, parseGoDuration } from './go-duration.ts';
+import { formatGoDuration, parseGoDuration } from './go/duration.ts';
 import { KindSelectorError, parseKindSelector } from './interpreter/kind-selector.ts';
 import { selectExamples } from './lua/examples.ts';
 import { defaultWorkerCount } from './isolation/worker-pool.ts';

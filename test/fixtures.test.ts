@@ -4,7 +4,7 @@
 // differences; re-record deliberately with `npm run fixtures:update` and review the diff.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../src/interpreter/setup.ts';
-import { formatDifference } from '../src/record/compare.ts';
+import { formatDifference } from '../src/record/response-comparison.ts';
 import { listExchangeFiles } from '../src/record/format.ts';
 import { inProcessTarget, replayFile } from '../src/record/replay.ts';
 

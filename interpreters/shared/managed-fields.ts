@@ -11,7 +11,7 @@
 // annotation on the member object listing the fields the control plane set ("spec.shutdown,spec.suspend").
 // It is written by ReviseReplica into the manifest Karmada creates the object from, and by Retain into
 // every object it returns.
-import type { KObject } from '../../src/interpreter/types.ts';
+import { isJsonObject, type KObject } from '../../src/interpreter/types.ts';
 
 export const MANAGED_FIELDS_ANNOTATION = 'interpreter.karmada.io/managed-fields';
 
@@ -24,24 +24,22 @@ export interface MemberOwnedField {
   memberKeeps(value: unknown): boolean;
 }
 
-const isObject = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 const pathOf = (field: MemberOwnedField): string => `spec.${field.name}`;
 
 /** The fields the control plane set on the object it last applied (the annotation on the member object). */
 export function recordedFields(observed: KObject): Set<string> {
-  const value = isObject(observed.metadata) && isObject(observed.metadata.annotations) ? observed.metadata.annotations[MANAGED_FIELDS_ANNOTATION] : undefined;
+  const value = isJsonObject(observed.metadata) && isJsonObject(observed.metadata.annotations) ? observed.metadata.annotations[MANAGED_FIELDS_ANNOTATION] : undefined;
   return new Set(typeof value === 'string' ? value.split(',').filter((path) => path !== '') : []);
 }
 
 /** Writes the record (sorted, comma-separated, as Karmada's) into `obj`, or removes it when nothing is recorded. */
 function writeRecord(obj: KObject, paths: string[]): void {
   if (paths.length === 0) {
-    if (isObject(obj.metadata) && isObject(obj.metadata.annotations)) delete obj.metadata.annotations[MANAGED_FIELDS_ANNOTATION];
+    if (isJsonObject(obj.metadata) && isJsonObject(obj.metadata.annotations)) delete obj.metadata.annotations[MANAGED_FIELDS_ANNOTATION];
     return;
   }
-  if (!isObject(obj.metadata)) obj.metadata = {};
-  if (!isObject(obj.metadata.annotations)) obj.metadata.annotations = {};
+  if (!isJsonObject(obj.metadata)) obj.metadata = {};
+  if (!isJsonObject(obj.metadata.annotations)) obj.metadata.annotations = {};
   obj.metadata.annotations[MANAGED_FIELDS_ANNOTATION] = [...paths].sort().join(',');
 }
 
@@ -51,7 +49,7 @@ function writeRecord(obj: KObject, paths: string[]): void {
  * none of them untouched.
  */
 export function recordTemplateFields(obj: KObject, fields: readonly MemberOwnedField[]): KObject {
-  const spec = isObject(obj.spec) ? obj.spec : {};
+  const spec = isJsonObject(obj.spec) ? obj.spec : {};
   const paths = fields.filter((field) => field.templateSets(spec[field.name])).map(pathOf);
   if (paths.length > 0) writeRecord(obj, paths);
   return obj;
@@ -64,14 +62,14 @@ export function recordTemplateFields(obj: KObject, fields: readonly MemberOwnedF
  */
 export function retainMemberOwnedFields(desired: KObject, observed: KObject, fields: readonly MemberOwnedField[]): void {
   const recorded = recordedFields(observed);
-  const observedSpec = isObject(observed.spec) ? observed.spec : {};
+  const observedSpec = isJsonObject(observed.spec) ? observed.spec : {};
   const managed: string[] = [];
   for (const field of fields) {
-    const spec = isObject(desired.spec) ? desired.spec : undefined;
+    const spec = isJsonObject(desired.spec) ? desired.spec : undefined;
     if (field.templateSets(spec?.[field.name])) managed.push(pathOf(field));
     else if (recorded.has(pathOf(field))) continue;
     else if (field.memberKeeps(observedSpec[field.name])) {
-      if (!isObject(desired.spec)) desired.spec = {};
+      if (!isJsonObject(desired.spec)) desired.spec = {};
       desired.spec[field.name] = observedSpec[field.name];
     }
   }

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadRegistry, REGISTRY_FLAGS, UsageError } from './common.ts';
-import { formatDifference } from '../record/compare.ts';
+import { formatDifference } from '../record/response-comparison.ts';
 import { listExchangeFiles } from '../record/format.ts';
 import { inProcessTarget, replayFiles, urlTarget, type ReplaySummary, type ReplayTarget } from '../record/replay.ts';
 

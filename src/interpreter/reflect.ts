@@ -2,14 +2,14 @@
 // one implements it, otherwise Karmada's native default, which reflects the whole .status.
 import { interpret } from './dispatch.ts';
 import type { Registry } from './registry.ts';
-import { InterpreterError, type KObject } from './types.ts';
+import { InterpreterError, type JsonObject, type KObject } from './types.ts';
 
 export function statusReflector(registry: Registry) {
-  return async (obj: KObject): Promise<Record<string, any>> => {
+  return async (obj: KObject): Promise<JsonObject> => {
     const apiVersion = String(obj.apiVersion ?? '');
     const kind = String(obj.kind ?? '');
     if (!registry.resolve(apiVersion, kind, 'InterpretStatus')) {
-      return (obj.status && typeof obj.status === 'object' ? obj.status : {}) as Record<string, any>;
+      return (obj.status && typeof obj.status === 'object' ? obj.status : {}) as JsonObject;
     }
     const outcome = await interpret(registry, { apiVersion, kind, operation: 'InterpretStatus', object: obj });
     if (!outcome.ok) throw new InterpreterError(outcome.code, `InterpretStatus failed: ${outcome.message}`);

@@ -2,10 +2,16 @@
 // Modules are pure: plain JSON-shaped objects in, plain objects out. They never see HTTP, base64 or
 // patches; the dispatcher (src/interpreter/dispatch.ts) owns copying, validation, diffing and errors.
 
-/** A Kubernetes object as decoded from JSON (apiVersion, kind, metadata, spec, status, ...). */
-export type KObject = Record<string, any>;
+/** A JSON object as decoded: a Kubernetes object or any object inside one (a spec, a status, a container). */
+export type JsonObject = Record<string, any>;
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+/** A Kubernetes object as decoded from JSON (apiVersion, kind, metadata, spec, status, ...). */
+export type KObject = JsonObject;
+
+/** A JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** Karmada InterpreterOperation names, as they appear on the wire (config.karmada.io/v1alpha1). */
 export const OPERATIONS = [
@@ -63,7 +69,7 @@ export interface DependentObjectReference {
 /** work/v1alpha2 AggregatedStatusItem (AggregateStatus input). `applied` is omitted when false. */
 export interface AggregatedStatusItem {
   clusterName: string;
-  status?: Record<string, any>;
+  status?: JsonObject;
   applied?: boolean;
   appliedMessage?: string;
   health?: 'Healthy' | 'Unhealthy' | 'Unknown' | string;
@@ -104,7 +110,7 @@ export interface KindInterpreter {
   reviseReplica?(obj: KObject, replicas: number): MaybePromise<KObject>;
   retain?(desired: KObject, observed: KObject): MaybePromise<KObject>;
   aggregateStatus?(obj: KObject, items: AggregatedStatusItem[] | undefined): MaybePromise<KObject>;
-  reflectStatus?(observed: KObject): MaybePromise<Record<string, any>>;
+  reflectStatus?(observed: KObject): MaybePromise<JsonObject>;
   interpretHealth?(observed: KObject): MaybePromise<boolean>;
   getDependencies?(obj: KObject): MaybePromise<DependentObjectReference[]>;
   /** Recommended state-preservation rules, for docs, tests and the `preserve` CLI. */

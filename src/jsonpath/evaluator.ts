@@ -5,9 +5,10 @@
 // sometimes uses the results of a failed step: an existence filter `[?(@.a[5])]` keeps an element
 // whose index is out of bounds, since evalArray returns its input along with the error.
 
-import { compareGo, ComparisonError } from './compare.ts';
+import { wellFormed } from '../go/utf8.ts';
+import { compareGo, ComparisonError } from './filter-comparison.ts';
 import { JsonPathExecError } from './errors.ts';
-import { BoundedText, sprintGoValue, writeGoJson } from './goformat.ts';
+import { BoundedText, sprintGoValue, writeGoJson } from './print-values.ts';
 import {
   JsonPathBudget,
   JsonPathLimitError,
@@ -24,7 +25,6 @@ import {
   isJsonMap,
   mapEntry,
   sortedMapKeys,
-  wellFormed,
   type GoValue,
 } from './values.ts';
 

@@ -16,7 +16,6 @@ export {
   MAX_JSONPATH_TEMPLATE_CHARS,
   MAX_JSONPATH_VALUES,
 } from './limits.ts';
-export { formatGoFloat, marshalGoJson } from './goformat.ts';
 export type { EvaluationResult } from './evaluator.ts';
 
 export interface CompiledTemplate {

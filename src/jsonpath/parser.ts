@@ -3,8 +3,9 @@
 // Hand-written: JavaScript JSONPath libraries implement other dialects (RFC 9535, Goessner) whose
 // syntax and results differ from client-go's template language.
 
+import { goSprintfText } from '../go/fmt.ts';
+import { goParseFloat, goParseInt } from '../go/strconv.ts';
 import { JsonPathParseError } from './errors.ts';
-import { formatGoRune } from './goformat.ts';
 import { newList, type ListNode, type SliceParam } from './nodes.ts';
 
 const EOF = '';
@@ -14,9 +15,6 @@ const SLICE_OPERATOR = /^(-?\d*)(:-?\d*)?(:-?\d*)?$/;
 // parser.go parseFilter's regexp: the operator is a run of ! < > = only (`=~` is not an operator: its
 // `~` starts the right-hand side, which then fails to parse, as in client-go).
 const FILTER_COMPARISON = /^([^!<>=]+)([!<>=]+)([^\n]+?)$/;
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** Parses a whole template into its root list (client-go's Parser.Root). */
 export function parseTemplate(text: string): ListNode {
@@ -103,7 +101,7 @@ class Parser {
       this.backup();
       this.parseIdentifier(cur);
     } else {
-      throw new JsonPathParseError(`unrecognized character in action: ${formatGoRune(r)}`);
+      throw new JsonPathParseError(goSprintfText('unrecognized character in action: %#U', BigInt(r.codePointAt(0)!)));
     }
     return false;
   }
@@ -174,7 +172,7 @@ class Parser {
       }
     }
     const value = this.consumeText();
-    const asInt = goAtoi(value);
+    const asInt = goParseInt(value, 10); // strconv.Atoi
     if (asInt !== undefined) {
       cur.nodes.push({ type: 'int', value: asInt });
       return;
@@ -221,7 +219,7 @@ class Parser {
         if (i > 0 && group === '') {
           params.push({ known: false, value: 0n, derived: false });
         } else {
-          const index = goAtoi(group);
+          const index = goParseInt(group, 10); // strconv.Atoi
           if (index === undefined) throw new JsonPathParseError(`array index ${group} is not a number`);
           params.push({ known: true, value: index, derived: false });
         }
@@ -324,21 +322,6 @@ function isAlphaNumeric(r: string): boolean {
 /** strings.Trim(s, " "). */
 function trimSpaces(text: string): string {
   return text.replace(/^ +| +$/g, '');
-}
-
-/** strconv.Atoi: optional sign, ASCII digits, int64 range; undefined on error. */
-function goAtoi(text: string): bigint | undefined {
-  if (!/^[+-]?[0-9]+$/.test(text)) return undefined;
-  const value = BigInt(text);
-  return value < INT64_MIN || value > INT64_MAX ? undefined : value;
-}
-
-/** strconv.ParseFloat(s, 64) for the only shapes parseNumber can collect: sign, digits and dots. */
-function goParseFloat(text: string): number | undefined {
-  if (!/^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)$/.test(text)) return undefined;
-  const value = Number(text);
-  // Out of range is an error in Go (ErrRange), not Infinity.
-  return Number.isFinite(value) ? value : undefined;
 }
 
 /**

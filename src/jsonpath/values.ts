@@ -6,6 +6,8 @@
 // - GoInt: a Go `int` from an integer literal in the template (`{5}`, `[?(@.x > 5)]`);
 // - GoByte: a `uint8`, what `.*` and `..` yield when they iterate over a string.
 
+import { compareGoStrings } from '../go/utf8.ts';
+
 export const INVALID: unique symbol = Symbol('invalid reflect.Value');
 
 export class GoInt {
@@ -49,22 +51,6 @@ export function sortedMapKeys(map: JsonMap): string[] {
     .sort(compareGoStrings);
 }
 
-/** Go compares strings by UTF-8 bytes, which is code point order (not UTF-16 unit order). */
-export function compareGoStrings(a: string, b: string): number {
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const ca = a.codePointAt(i)!;
-    const cb = b.codePointAt(j)!;
-    if (ca !== cb) return ca < cb ? -1 : 1;
-    i += ca > 0xffff ? 2 : 1;
-    j += cb > 0xffff ? 2 : 1;
-  }
-  if (i < a.length) return 1;
-  if (j < b.length) return -1;
-  return 0;
-}
-
 /** reflect.Value.Type().String() for the values this evaluator can meet. */
 export function goTypeName(value: GoValue): string {
   if (value instanceof GoInt) return 'int';
@@ -81,9 +67,4 @@ export function goTypeName(value: GoValue): string {
     default:
       return 'interface {}';
   }
-}
-
-/** Go's strings hold no lone surrogates: encoding/json decodes "\ud800" to U+FFFD. */
-export function wellFormed(text: string): string {
-  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }

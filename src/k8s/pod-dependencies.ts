@@ -5,13 +5,9 @@
 // what `kube.getPodDependencies` returns, except that Karmada's order is Go-map random and ours is sorted.
 // podTemplateDependencies is the variant for our TypeScript modules (de-duplicated, claim exclusions).
 
-import type { DependentObjectReference, KObject } from '../interpreter/types.ts';
+import { type DependentObjectReference, isJsonObject, type JsonObject, type KObject } from '../interpreter/types.ts';
 
 type DependencyKind = 'ConfigMap' | 'Secret' | 'ServiceAccount' | 'PersistentVolumeClaim';
-
-function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function asArray(v: unknown): any[] {
   return Array.isArray(v) ? v : [];
@@ -19,15 +15,15 @@ function asArray(v: unknown): any[] {
 
 /** The name at `holder[key]` when it is a non-empty string (skipEmptyNames; Go would reject non-strings). */
 function nameAt(holder: unknown, key: string): string | undefined {
-  if (!isObject(holder)) return undefined;
+  if (!isJsonObject(holder)) return undefined;
   const name = holder[key];
   return typeof name === 'string' && name !== '' ? name : undefined;
 }
 
 /** VisitContainers(AllContainers): init, then app, then ephemeral containers. */
-function allContainers(spec: Record<string, any>): Record<string, any>[] {
+function allContainers(spec: JsonObject): JsonObject[] {
   return [...asArray(spec.initContainers), ...asArray(spec.containers), ...asArray(spec.ephemeralContainers)].filter(
-    isObject,
+    isJsonObject,
   );
 }
 
@@ -35,7 +31,7 @@ function allContainers(spec: Record<string, any>): Record<string, any>[] {
  * Volume types whose secret reference VisitPodSecretNames follows, in its `switch` order: only the first
  * volume source present counts (an API-valid volume has exactly one).
  */
-const SECRET_VOLUME_REFS: ReadonlyArray<[source: string, ref: (s: Record<string, any>) => string | undefined]> = [
+const SECRET_VOLUME_REFS: ReadonlyArray<[source: string, ref: (s: JsonObject) => string | undefined]> = [
   ['azureFile', (s) => nameAt(s, 'secretName')],
   ['cephfs', (s) => nameAt(s.secretRef, 'name')],
   ['cinder', (s) => nameAt(s.secretRef, 'name')],
@@ -50,15 +46,15 @@ const SECRET_VOLUME_REFS: ReadonlyArray<[source: string, ref: (s: Record<string,
 ];
 
 /** lifted.VisitPodSecretNames. */
-function secretNames(spec: Record<string, any>): string[] {
+function secretNames(spec: JsonObject): string[] {
   const names: (string | undefined)[] = [];
   for (const ref of asArray(spec.imagePullSecrets)) names.push(nameAt(ref, 'name'));
   for (const container of allContainers(spec)) {
     for (const envFrom of asArray(container.envFrom)) names.push(nameAt(envFrom?.secretRef, 'name'));
     for (const env of asArray(container.env)) names.push(nameAt(env?.valueFrom?.secretKeyRef, 'name'));
   }
-  for (const volume of asArray(spec.volumes).filter(isObject)) {
-    const match = SECRET_VOLUME_REFS.find(([source]) => isObject(volume[source]));
+  for (const volume of asArray(spec.volumes).filter(isJsonObject)) {
+    const match = SECRET_VOLUME_REFS.find(([source]) => isJsonObject(volume[source]));
     if (!match) continue;
     const [source, ref] = match;
     if (source === 'projected') {
@@ -71,16 +67,16 @@ function secretNames(spec: Record<string, any>): string[] {
 }
 
 /** lifted.VisitPodConfigmapNames. */
-function configMapNames(spec: Record<string, any>): string[] {
+function configMapNames(spec: JsonObject): string[] {
   const names: (string | undefined)[] = [];
   for (const container of allContainers(spec)) {
     for (const envFrom of asArray(container.envFrom)) names.push(nameAt(envFrom?.configMapRef, 'name'));
     for (const env of asArray(container.env)) names.push(nameAt(env?.valueFrom?.configMapKeyRef, 'name'));
   }
-  for (const volume of asArray(spec.volumes).filter(isObject)) {
-    if (isObject(volume.projected)) {
+  for (const volume of asArray(spec.volumes).filter(isJsonObject)) {
+    if (isJsonObject(volume.projected)) {
       for (const projection of asArray(volume.projected.sources)) names.push(nameAt(projection?.configMap, 'name'));
-    } else if (isObject(volume.configMap)) {
+    } else if (isJsonObject(volume.configMap)) {
       names.push(nameAt(volume.configMap, 'name'));
     }
   }
@@ -88,7 +84,7 @@ function configMapNames(spec: Record<string, any>): string[] {
 }
 
 /** getPVCNames: volumes[].persistentVolumeClaim.claimName. */
-function claimNames(spec: Record<string, any>): string[] {
+function claimNames(spec: JsonObject): string[] {
   return asArray(spec.volumes)
     .map((volume) => nameAt(volume?.persistentVolumeClaim, 'claimName'))
     .filter((n): n is string => n !== undefined);
@@ -111,8 +107,8 @@ function sortedReferences(
   return refs;
 }
 
-function podSpecOf(podTemplateSpec: KObject | undefined): Record<string, any> {
-  return isObject(podTemplateSpec) && isObject(podTemplateSpec.spec) ? podTemplateSpec.spec : {};
+function podSpecOf(podTemplateSpec: KObject | undefined): JsonObject {
+  return isJsonObject(podTemplateSpec) && isJsonObject(podTemplateSpec.spec) ? podTemplateSpec.spec : {};
 }
 
 /**

@@ -12,16 +12,7 @@
 // too large for int64 becomes what Go's ScaledValue yields, sums wrap), so its output stays small;
 // podTemplateRequirements sums exactly in BigInt, bounded by the quantity limits of quantity.ts.
 
-import {
-  InterpreterError,
-  type KObject,
-  type NodeClaim,
-  type NodeSelector,
-  type NodeSelectorRequirement,
-  type NodeSelectorTerm,
-  type ReplicaRequirements,
-  type Toleration,
-} from '../interpreter/types.ts';
+import { InterpreterError, isJsonObject, type JsonObject, type KObject, type NodeClaim, type NodeSelector, type NodeSelectorRequirement, type NodeSelectorTerm, type ReplicaRequirements, type Toleration } from '../interpreter/types.ts';
 import { Quantity, QuantityParseError, quoteForMessage } from './quantity.ts';
 import { isHugePageResourceName, isScalarResourceName } from './resource-names.ts';
 
@@ -48,10 +39,6 @@ const EPHEMERAL_STORAGE = 'ephemeral-storage';
 const PODS = 'pods';
 const FIXED_ORDER = [CPU, MEMORY, EPHEMERAL_STORAGE, PODS];
 
-function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function asArray(v: unknown): any[] {
   return Array.isArray(v) ? v : [];
 }
@@ -63,7 +50,7 @@ function isTracked(name: string): boolean {
 /** util.Resource.Add's view of one ResourceList: tracked names only, in scheduler units. */
 function toTotals(list: unknown, path: string, arithmetic: Arithmetic): Totals {
   const totals: Totals = new Map();
-  if (!isObject(list)) return totals;
+  if (!isJsonObject(list)) return totals;
   for (const [name, raw] of Object.entries(list)) {
     if (raw === null || raw === undefined || !isTracked(name)) continue;
     let quantity: Quantity;
@@ -122,7 +109,7 @@ function toResourceList(totals: Totals): Record<string, string> | undefined {
 const podLevelTotals = new WeakMap<object, Totals>();
 
 /** The pod-level requests (spec.resources), exact arithmetic, read once per object. */
-function podLevelRequests(resources: Record<string, any>): Totals {
+function podLevelRequests(resources: JsonObject): Totals {
   const known = podLevelTotals.get(resources);
   if (known) return known;
   const totals = containerRequests({ resources }, 'spec', EXACT);
@@ -132,23 +119,23 @@ function podLevelRequests(resources: Record<string, any>): Totals {
 
 /** Kubernetes defaulting (SetDefaults_Pod, mirrored by AddPodTemplateRequest): a limit stands in for a missing request. */
 function containerRequests(container: unknown, path: string, arithmetic: Arithmetic): Totals {
-  if (!isObject(container) || !isObject(container.resources)) return new Map();
+  if (!isJsonObject(container) || !isJsonObject(container.resources)) return new Map();
   const { requests, limits } = container.resources;
   const merged: Record<string, unknown> = {};
-  if (isObject(limits)) Object.assign(merged, limits);
-  if (isObject(requests)) {
+  if (isJsonObject(limits)) Object.assign(merged, limits);
+  if (isJsonObject(requests)) {
     for (const [name, value] of Object.entries(requests)) if (value !== null && value !== undefined) merged[name] = value;
   }
   return toTotals(merged, `${path}.resources`, arithmetic);
 }
 
-function podSpecOf(podTemplateSpec: KObject | undefined): Record<string, any> {
-  return isObject(podTemplateSpec) && isObject(podTemplateSpec.spec) ? podTemplateSpec.spec : {};
+function podSpecOf(podTemplateSpec: KObject | undefined): JsonObject {
+  return isJsonObject(podTemplateSpec) && isJsonObject(podTemplateSpec.spec) ? podTemplateSpec.spec : {};
 }
 
 /** corev1.NodeSelectorRequirement as Go decodes and re-encodes it: key and operator always, string values. */
 function nodeSelectorRequirement(value: unknown): NodeSelectorRequirement | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   const requirement: NodeSelectorRequirement = {
     key: typeof value.key === 'string' ? value.key : '',
     operator: typeof value.operator === 'string' ? value.operator : '',
@@ -170,7 +157,7 @@ function nodeSelectorRequirements(value: unknown): NodeSelectorRequirement[] {
 /** corev1.NodeSelectorTerm, typed: only matchExpressions and matchFields, empty lists left out. */
 export function nodeSelectorTerm(value: unknown): NodeSelectorTerm {
   const term: NodeSelectorTerm = {};
-  if (!isObject(value)) return term;
+  if (!isJsonObject(value)) return term;
   const matchExpressions = nodeSelectorRequirements(value.matchExpressions);
   const matchFields = nodeSelectorRequirements(value.matchFields);
   if (matchExpressions.length > 0) term.matchExpressions = matchExpressions;
@@ -182,7 +169,7 @@ export function nodeSelectorTerm(value: unknown): NodeSelectorTerm {
  * corev1.NodeSelector (a required node affinity), typed the way Go decodes it: unknown fields and
  * values of the wrong type are dropped, so the copy is bounded by the schema's depth whatever the input.
  */
-export function typedNodeSelector(value: Record<string, any>): NodeSelector {
+export function typedNodeSelector(value: JsonObject): NodeSelector {
   // Go encodes a nil nodeSelectorTerms as null, which reads as absent: leave the key out then.
   if (value.nodeSelectorTerms === undefined || value.nodeSelectorTerms === null) return {} as NodeSelector;
   return { nodeSelectorTerms: asArray(value.nodeSelectorTerms).map(nodeSelectorTerm) };
@@ -190,7 +177,7 @@ export function typedNodeSelector(value: Record<string, any>): NodeSelector {
 
 /** corev1.Toleration, typed: string fields when non-empty (omitempty), an integer tolerationSeconds. */
 export function typedToleration(value: unknown): Toleration | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   const toleration: Toleration = {};
   for (const field of ['key', 'operator', 'value', 'effect'] as const) {
     if (typeof value[field] === 'string' && value[field] !== '') toleration[field] = value[field];
@@ -209,18 +196,18 @@ export function typedTolerations(value: unknown): Toleration[] {
 }
 
 /** A nodeSelector map, typed: string values only (Go's map[string]string). */
-export function typedNodeSelectorMap(value: Record<string, any>): Record<string, string> {
+export function typedNodeSelectorMap(value: JsonObject): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, label] of Object.entries(value)) if (typeof label === 'string') out[key] = label;
   return out;
 }
 
 /** helper.GenerateNodeClaimByPodSpec, as its JSON (omitempty) would read; undefined when Go returns nil. */
-function karmadaNodeClaim(spec: Record<string, any>): NodeClaim | undefined {
-  const nodeSelector = isObject(spec.nodeSelector) ? typedNodeSelectorMap(spec.nodeSelector) : undefined;
+function karmadaNodeClaim(spec: JsonObject): NodeClaim | undefined {
+  const nodeSelector = isJsonObject(spec.nodeSelector) ? typedNodeSelectorMap(spec.nodeSelector) : undefined;
   const tolerations = typedTolerations(spec.tolerations);
   const required = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  const hardNodeAffinity = isObject(required) ? typedNodeSelector(required) : undefined;
+  const hardNodeAffinity = isJsonObject(required) ? typedNodeSelector(required) : undefined;
   // Go tests `NodeSelector == nil`: an explicit empty map still yields a (JSON-empty) claim.
   if (nodeSelector === undefined && hardNodeAffinity === undefined && tolerations.length === 0) return undefined;
   const claim: NodeClaim = {};
@@ -231,7 +218,7 @@ function karmadaNodeClaim(spec: Record<string, any>): NodeClaim | undefined {
 }
 
 /** Our node claim: the same three sources, empty parts left out, undefined when nothing remains. */
-function nodeClaimOf(spec: Record<string, any>): NodeClaim | undefined {
+function nodeClaimOf(spec: JsonObject): NodeClaim | undefined {
   const claim = karmadaNodeClaim(spec);
   return claim && Object.keys(claim).length > 0 ? claim : undefined;
 }
@@ -250,7 +237,7 @@ export function karmadaPodRequirements(podTemplateSpec: KObject | undefined): Re
   const go = GO_INT64;
   asArray(spec.containers).forEach((c, i) => addInto(totals, containerRequests(c, `spec.containers[${i}]`, go), go));
   asArray(spec.initContainers).forEach((c, i) => maxInto(totals, containerRequests(c, `spec.initContainers[${i}]`, go)));
-  if (isObject(spec.overhead)) addInto(totals, toTotals(spec.overhead, 'spec.overhead', go), go);
+  if (isJsonObject(spec.overhead)) addInto(totals, toTotals(spec.overhead, 'spec.overhead', go), go);
 
   const nodeClaim = karmadaNodeClaim(spec);
   const resourceRequest = toResourceList(totals);
@@ -275,7 +262,7 @@ function isPodLevelResource(name: string): boolean {
  * - pod-level spec.resources (requests, else limits, per resource) replace the container total;
  * - spec.overhead is added last.
  */
-function podEffectiveRequests(spec: Record<string, any>): Totals {
+function podEffectiveRequests(spec: JsonObject): Totals {
   const exact = EXACT;
   const steady: Totals = new Map();
   asArray(spec.containers).forEach((c, i) => addInto(steady, containerRequests(c, `spec.containers[${i}]`, exact), exact));
@@ -284,7 +271,7 @@ function podEffectiveRequests(spec: Record<string, any>): Totals {
   const initPeak: Totals = new Map();
   asArray(spec.initContainers).forEach((c, i) => {
     const request = containerRequests(c, `spec.initContainers[${i}]`, exact);
-    if (isObject(c) && c.restartPolicy === 'Always') {
+    if (isJsonObject(c) && c.restartPolicy === 'Always') {
       addInto(steady, request, exact);
       addInto(sidecars, request, exact);
       maxInto(initPeak, sidecars);
@@ -294,11 +281,11 @@ function podEffectiveRequests(spec: Record<string, any>): Totals {
   });
   maxInto(steady, initPeak);
 
-  if (isObject(spec.resources)) {
+  if (isJsonObject(spec.resources)) {
     const podLevel = podLevelRequests(spec.resources);
     for (const [name, value] of podLevel) if (isPodLevelResource(name)) steady.set(name, value);
   }
-  if (isObject(spec.overhead)) addInto(steady, toTotals(spec.overhead, 'spec.overhead', exact), exact);
+  if (isJsonObject(spec.overhead)) addInto(steady, toTotals(spec.overhead, 'spec.overhead', exact), exact);
   return steady;
 }
 

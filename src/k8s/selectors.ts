@@ -1,6 +1,6 @@
 // metav1.LabelSelector validation and matching (apimachinery metav1.LabelSelectorAsSelector semantics).
 
-import type { LabelSelector } from '../interpreter/types.ts';
+import { isJsonObject, type LabelSelector } from '../interpreter/types.ts';
 import { quoteForMessage } from './quantity.ts';
 import { isQualifiedName } from './resource-names.ts';
 
@@ -8,10 +8,6 @@ const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
 /** Problems reported for one selector; values are quoted cut short, so a message stays small. */
 export const MAX_SELECTOR_ERRORS = 10;
-
-function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** validation.IsValidLabelValue: at most 63 characters, alphanumeric at both ends. */
 export function isValidLabelValue(value: string): boolean {
@@ -24,12 +20,12 @@ export function isValidLabelValue(value: string): boolean {
  */
 export function labelSelectorErrors(selector: unknown): string[] {
   if (selector === undefined || selector === null) return [];
-  if (!isObject(selector)) return ['selector must be an object'];
+  if (!isJsonObject(selector)) return ['selector must be an object'];
   const errors: string[] = [];
   const full = () => errors.length >= MAX_SELECTOR_ERRORS;
   const { matchLabels, matchExpressions } = selector;
   if (matchLabels !== undefined && matchLabels !== null) {
-    if (!isObject(matchLabels)) errors.push('matchLabels must be an object');
+    if (!isJsonObject(matchLabels)) errors.push('matchLabels must be an object');
     else {
       for (const [key, value] of Object.entries(matchLabels)) {
         if (full()) break;
@@ -46,7 +42,7 @@ export function labelSelectorErrors(selector: unknown): string[] {
       for (let i = 0; i < matchExpressions.length && !full(); i++) {
         const expr = matchExpressions[i];
         const where = `matchExpressions[${i}]`;
-        if (!isObject(expr)) {
+        if (!isJsonObject(expr)) {
           errors.push(`${where} must be an object`);
           continue;
         }

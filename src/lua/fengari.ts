@@ -4,7 +4,7 @@
 // read (table entries, for lazy conversion and for restoring library tables after a call). Nothing here
 // rewrites fengari's source.
 import { createRequire } from 'node:module';
-import { goParseNumber } from './tonumber.ts';
+import { goParseNumber } from './to-number.ts';
 import { luaNumberToString } from './numbers.ts';
 
 const require = createRequire(import.meta.url);

@@ -2,7 +2,8 @@
 // the same exact Kubernetes code the TypeScript modules use (src/k8s).
 import { lua, lauxlib, to_luastring } from './fengari.ts';
 import { Quantity } from '../k8s/quantity.ts';
-import { karmadaPodDependencies, karmadaPodRequirements } from '../k8s/podtemplate.ts';
+import { karmadaPodDependencies } from '../k8s/pod-dependencies.ts';
+import { karmadaPodRequirements } from '../k8s/pod-requirements.ts';
 import { encodeLuaValueDroppingEmptyTables, pushJson } from './convert.ts';
 import { lazyResultsMetaRef, pushLazyJson } from './lazy.ts';
 import { luaNumberToString } from './numbers.ts';

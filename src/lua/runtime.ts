@@ -12,7 +12,7 @@ import type {
 import { lua } from './fengari.ts';
 import { pushInterned } from './lazy.ts';
 import { LuaEncodeError, encodeLuaValue, encodeLuaValueDroppingEmptyTables, lastEncodingHadEmptyTables } from './convert.ts';
-import { repairEmptyTables } from './emptyrepair.ts';
+import { repairEmptyTables } from './empty-repair.ts';
 import { LuaScriptError } from './errors.ts';
 import { LuaState } from './state.ts';
 import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from './typed.ts';

@@ -2,14 +2,16 @@
 // only the libraries and functions gopher-lua opens there, Lua 5.1 names, the listed base functions
 // raising "not supported", safe string/os/package libraries and `require("kube")`.
 import { lobject, lua, lauxlib, lualib, ltable, to_luastring } from './fengari.ts';
-import { decodeRune, encodeRune, goFormatArgumentCount, goSprintf, type FormatArg } from './goformat.ts';
-import { goFrexp, goIntOf, goLdexp, goModf, goPow, luaNumberToString } from './numbers.ts';
+import { goFrexp, goIntOf, goLdexp, goModf, goPow } from '../go/math.ts';
+import { decodeRune, encodeRune } from '../go/utf8.ts';
+import { formatArgumentCount, luaStringFormat, type FormatArg } from './string-format.ts';
+import { luaNumberToString } from './numbers.ts';
 import { openKube } from './kube.ts';
 import { appendEntry, materialize, pushInterned } from './lazy.ts';
 
 const TValue = lobject.TValue;
-import { OS_FUNCTIONS } from './oslib.ts';
-import { gopherToNumber } from './tonumber.ts';
+import { OS_FUNCTIONS } from './os-lib.ts';
+import { gopherToNumber } from './to-number.ts';
 
 
 type CFunction = (L: any) => number;
@@ -118,16 +120,16 @@ function checkStringLength(L: any, index: number): void {
   }
 }
 
-/** gopher-lua strFormat: fmt.Sprintf over the Lua values, given as many arguments as goFormatArgumentCount says. */
+/** gopher-lua strFormat: fmt.Sprintf over the Lua values, given as many arguments as formatArgumentCount says. */
 const stringFormat: CFunction = (L) => {
   lauxlib.luaL_checklstring(L, 1);
   checkStringLength(L, 1);
   const format = byteString(L, 1);
-  const count = goFormatArgumentCount(format);
+  const count = formatArgumentCount(format);
   const args: FormatArg[] = [];
   const top = lua.lua_gettop(L);
   for (let i = 2; i <= top && args.length < count; i++) args.push(formatArgAt(L, i));
-  pushByteString(L, goSprintf(format, args));
+  pushByteString(L, luaStringFormat(format, args));
   return 1;
 };
 

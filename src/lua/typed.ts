@@ -4,7 +4,8 @@
 // accept strings or numbers and come out canonical, omitempty fields disappear when empty.
 import { setOwn } from '../interpreter/copy.ts';
 import { Quantity } from '../k8s/quantity.ts';
-import { goFloatV } from './numbers.ts';
+import { goSprintFloat } from '../go/fmt.ts';
+import { goJsonFloat } from '../go/json.ts';
 
 type Schema =
   | { kind: 'string' }
@@ -104,7 +105,7 @@ function jsonKind(value: unknown): string {
 }
 
 function mismatch(value: unknown, goType: string, where: string | undefined): TypedDecodeError {
-  const what = typeof value === 'number' ? `number ${goFloatV(value)}` : jsonKind(value);
+  const what = typeof value === 'number' ? `number ${goSprintFloat(value)}` : jsonKind(value);
   const target = where ? `Go struct field ${where} of type ${goType}` : `Go value of type ${goType}`;
   return new TypedDecodeError(`json: cannot unmarshal ${what} into ${target}`);
 }
@@ -135,7 +136,7 @@ function decode(value: unknown, schema: Schema, where: string | undefined): unkn
     case 'quantity': {
       if (typeof value !== 'string' && typeof value !== 'number') throw mismatch(value, 'resource.Quantity', where);
       try {
-        return Quantity.parse(typeof value === 'number' ? goFloatJson(value) : value).toString();
+        return Quantity.parse(typeof value === 'number' ? goJsonFloat(value) : value).toString();
       } catch (err) {
         throw new TypedDecodeError(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
       }
@@ -196,11 +197,6 @@ function marshalStruct(schema: Extract<Schema, { kind: 'struct' }>, decoded: Rec
     out[name] = value ?? zeroValue(spec.schema);
   }
   return out;
-}
-
-/** Go's encoding/json number text (what Quantity.UnmarshalJSON sees for an unquoted number). */
-function goFloatJson(value: number): string {
-  return JSON.stringify(value);
 }
 
 /** Decodes a repaired Lua result into a typed Karmada result; throws TypedDecodeError like Go would. */

@@ -3,7 +3,7 @@
 // builds no eviction task; here every rule is evaluated and each problem is reported.
 
 import type { StatePreservationRule } from '../interpreter/types.ts';
-import { quoteGo } from '../jsonpath/goformat.ts';
+import { goSprintfText } from '../go/fmt.ts';
 import {
   compileJsonPath,
   evaluateJsonPath,
@@ -95,7 +95,7 @@ export function evaluatePreservation(
       }
     } catch (error) {
       if (!(error instanceof JsonPathExecError)) throw error;
-      fail(`failed to execute jsonpath ${quoteGo(jsonPath)}: ${error.message}`);
+      fail(`failed to execute jsonpath ${goSprintfText('%q', jsonPath)}: ${error.message}`);
       // Past a cap of this server the rule fails the way a missing key does; Karmada has no such cap.
       if (error instanceof JsonPathLimitError) continue;
       if (error.mapOrderDependent) {

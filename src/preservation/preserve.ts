@@ -1,7 +1,7 @@
 // One entry point for the `preserve` CLI and `POST /preserve`: reflect the observed object's status
 // with our InterpretStatus, then evaluate the rules against it as Karmada would.
 
-import type { KObject, StatePreservationRule } from '../interpreter/types.ts';
+import type { JsonObject, KObject, StatePreservationRule } from '../interpreter/types.ts';
 import { evaluatePreservation, type PreservationResult } from './evaluate.ts';
 import { PreservationInputError, rulesFromPolicy, validateRules } from './policy.ts';
 
@@ -14,7 +14,7 @@ export interface PreserveInput {
   observedObject: KObject;
 }
 
-export type ReflectStatus = (obj: KObject) => Promise<Record<string, any>>;
+export type ReflectStatus = (obj: KObject) => Promise<JsonObject>;
 /** Evaluates the rules against a reflected status: in-process, or where runaway JSONPath can be stopped (the server). */
 export type EvaluateRules = (rules: StatePreservationRule[], status: unknown) => Promise<PreservationResult> | PreservationResult;
 

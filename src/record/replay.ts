@@ -1,11 +1,11 @@
 // Replays recorded exchanges against the current build (in process, through handleExchange exactly
 // as the server answers) or a running server (over HTTPS, as Karmada's client sends), and compares
-// each new response with the recorded one semantically (src/record/compare.ts).
+// each new response with the recorded one semantically (src/record/response-comparison.ts).
 import type { Registry } from '../interpreter/registry.ts';
 import { handleExchange } from '../protocol/exchange.ts';
 import { WebhookClient, verifyResponse } from '../protocol/karmada-client.ts';
 import type { InterpreterContext, InterpreterRequest } from '../protocol/wire.ts';
-import { compareResponses, type Difference } from './compare.ts';
+import { compareResponses, type Difference } from './response-comparison.ts';
 import { readExchange, REPLAY_HEADER, writeExchange } from './format.ts';
 
 /** Where a recorded request is sent again. */

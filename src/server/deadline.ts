@@ -1,8 +1,8 @@
 // Karmada appends ?timeout=<Go duration> (e.g. "30s", "1m0s", "500ms") to every call and gives up
 // after it; we answer a clear failure shortly before that instead of letting the call time out.
-import { parseGoDuration } from '../go-duration.ts';
+import { parseGoDuration } from '../go/duration.ts';
 
-// The parser lives in src/go-duration.ts (the duration flags share it); re-exported for existing callers.
+// The parser lives in src/go/duration.ts (the duration flags share it); re-exported for existing callers.
 export { parseGoDuration };
 
 // Karmada sends the same ?timeout= on every call: parse each distinct text once (bounded, since the

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseDuration, parseSize, SERVE_OPTIONS, serveConfig } from '../../src/config.ts';
-import { formatGoDuration, parseGoDuration } from '../../src/go-duration.ts';
+import { formatGoDuration, parseGoDuration } from '../../src/go/duration.ts';
 
 describe('serve configuration', () => {
   it('has working defaults', () => {

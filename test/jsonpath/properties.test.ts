@@ -1,40 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { executeJsonPath } from '../../src/jsonpath/index.ts';
-import { formatGoFloat, marshalGoJson } from '../../src/jsonpath/goformat.ts';
-
-const finiteDouble = fc.double({ noNaN: true, noDefaultInfinity: true });
-
-describe('formatGoFloat properties', () => {
-  it('round-trips every finite double', () => {
-    fc.assert(
-      fc.property(finiteDouble, (value) => {
-        expect(Number(formatGoFloat(value))).toBe(value);
-      }),
-      { numRuns: 5000 },
-    );
-  });
-
-  it('uses the exponent form exactly when the decimal exponent is < -4 or >= 6', () => {
-    fc.assert(
-      fc.property(finiteDouble.filter((value) => value !== 0), (value) => {
-        const text = formatGoFloat(value);
-        const decimalExponent = Number(Math.abs(value).toExponential().split('e')[1]);
-        if (decimalExponent < -4 || decimalExponent >= 6) expect(text).toMatch(/^-?\d(\.\d+)?e[+-]\d{2,3}$/);
-        else expect(text).toMatch(/^-?\d+(\.\d+)?$/);
-      }),
-      { numRuns: 5000 },
-    );
-  });
-
-  it('prints integers below a million without exponent or decimals', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: -999999, max: 999999 }), (value) => {
-        expect(formatGoFloat(value)).toBe(String(value));
-      }),
-    );
-  });
-});
+import { marshalGoJson } from '../../src/jsonpath/print-values.ts';
 
 describe('marshalGoJson properties', () => {
   it('produces JSON that parses back to the same value, with sorted keys', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { karmadaPodDependencies, podTemplateDependencies } from '../../src/k8s/podtemplate.ts';
+import { karmadaPodDependencies, podTemplateDependencies } from '../../src/k8s/pod-dependencies.ts';
 
 /** C8: CloneSet template whose `data` volume comes from a volumeClaimTemplate. */
 const c8Template = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InterpreterError } from '../../src/interpreter/types.ts';
-import { karmadaPodRequirements, podTemplateRequirements } from '../../src/k8s/podtemplate.ts';
+import { karmadaPodRequirements, podTemplateRequirements } from '../../src/k8s/pod-requirements.ts';
 import { isScalarResourceName } from '../../src/k8s/resource-names.ts';
 
 /** C1: the CloneSet pod template with a native sidecar and an ordinary init container. */

@@ -9,11 +9,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_AFFINITY_TERMS } from '../../interpreters/argoproj.io/v1alpha1/Workflow/node-claim.ts';
 import { getReplicas } from '../../interpreters/argoproj.io/v1alpha1/Workflow/requirements.ts';
-import { InterpreterError, type NodeClaim, type NodeSelectorRequirement, type NodeSelectorTerm } from '../../src/interpreter/types.ts';
+import { InterpreterError, type JsonObject, type NodeClaim, type NodeSelectorRequirement, type NodeSelectorTerm } from '../../src/interpreter/types.ts';
 
-type Json = Record<string, any>;
-
-function workflow(spec: Json): Json {
+function workflow(spec: JsonObject): JsonObject {
   return { apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: 'w', namespace: 'ci' }, spec };
 }
 
@@ -31,7 +29,7 @@ const constraintsArbitrary = fc.record({
 });
 
 /** Drops undefined values so the template is what a YAML/JSON object would be. */
-function defined(object: Json): Json {
+function defined(object: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
 }
 
@@ -46,7 +44,7 @@ const workflowArbitrary = fc
     workflowLevel: constraintsArbitrary,
   })
   .map(({ pods, groups, workflowLevel }) => {
-    const templates: Json[] = pods.map((c, i) => defined({ name: `p${i}`, ...c, container: { image: 'busybox' } }));
+    const templates: JsonObject[] = pods.map((c, i) => defined({ name: `p${i}`, ...c, container: { image: 'busybox' } }));
     groups.forEach((group, i) => {
       const callable = [...pods.map((_, j) => `p${j}`), ...groups.map((_, j) => `g${j}`).slice(i + 1)];
       const names = group.calls.map((n) => callable[n % callable.length]!);
@@ -57,11 +55,11 @@ const workflowArbitrary = fc
   });
 
 /** Reference model of addSchedulingConstraints over the template graph (recursive: test inputs are small and acyclic). */
-function referencePods(spec: Json): Json[] {
-  const byName = new Map<string, Json>(spec.templates.map((t: Json) => [t.name, t]));
-  const pods: Json[] = [];
+function referencePods(spec: JsonObject): JsonObject[] {
+  const byName = new Map<string, JsonObject>(spec.templates.map((t: JsonObject) => [t.name, t]));
+  const pods: JsonObject[] = [];
   const nonEmpty = (v: unknown) => (Array.isArray(v) ? v.length > 0 : typeof v === 'object' && v !== null && Object.keys(v).length > 0);
-  const visit = (template: Json, boundary: Json | undefined) => {
+  const visit = (template: JsonObject, boundary: JsonObject | undefined) => {
     if (template.container) {
       const pick = (field: string, isSet: (v: unknown) => boolean) => [template[field], boundary?.[field], spec[field]].find(isSet);
       pods.push({
@@ -84,7 +82,7 @@ const termIncludes = (outer: NodeSelectorTerm, inner: NodeSelectorTerm) =>
   (inner.matchExpressions ?? []).every((r) => (outer.matchExpressions ?? []).some((o) => sameRequirement(o, r)));
 
 /** Every node that satisfies `claim` satisfies the pod's nodeSelector, required node affinity and taint permissions. */
-function claimCoversPod(claim: NodeClaim | undefined, pod: Json): void {
+function claimCoversPod(claim: NodeClaim | undefined, pod: JsonObject): void {
   const terms = claim?.hardNodeAffinity?.nodeSelectorTerms;
   for (const [key, value] of Object.entries(pod.nodeSelector as Record<string, string>)) {
     const inMap = claim?.nodeSelector?.[key] === value;
@@ -96,7 +94,7 @@ function claimCoversPod(claim: NodeClaim | undefined, pod: Json): void {
     expect(terms, 'the claim has a required node affinity').toBeDefined();
     for (const claimTerm of terms!) expect(podTerms.some((t) => termIncludes(claimTerm, t))).toBe(true);
   }
-  for (const toleration of pod.tolerations as Json[]) expect(claim?.tolerations).toContainEqual(toleration);
+  for (const toleration of pod.tolerations as JsonObject[]) expect(claim?.tolerations).toContainEqual(toleration);
 }
 
 describe('Workflow node claim (addSchedulingConstraints)', () => {
@@ -118,7 +116,7 @@ describe('Workflow node claim (addSchedulingConstraints)', () => {
         for (const [key, value] of Object.entries(claim?.nodeSelector ?? {})) {
           expect(pods.some((pod) => pod.nodeSelector[key] === value)).toBe(true);
         }
-        for (const toleration of claim?.tolerations ?? []) expect(pods.some((pod) => pod.tolerations.some((t: Json) => JSON.stringify(t) === JSON.stringify(toleration)))).toBe(true);
+        for (const toleration of claim?.tolerations ?? []) expect(pods.some((pod) => pod.tolerations.some((t: JsonObject) => JSON.stringify(t) === JSON.stringify(toleration)))).toBe(true);
         // Node affinity appears only when some pod has one, or two pods need different values of a label.
         const valuesByLabel = new Map<string, Set<string>>();
         for (const pod of pods) for (const [key, value] of Object.entries(pod.nodeSelector as Record<string, string>)) valuesByLabel.set(key, (valuesByLabel.get(key) ?? new Set()).add(value));
@@ -136,7 +134,7 @@ describe('Workflow node claim (addSchedulingConstraints)', () => {
         const spec = defined({ entrypoint: 'p', templates: [defined({ name: 'p', ...own, container: { image: 'x' } })], ...workflowLevel });
         const [pod] = referencePods(spec);
         const claim = getReplicas(workflow(spec)).requirements?.nodeClaim;
-        const expected: Json = {};
+        const expected: JsonObject = {};
         const podRequired = pod!.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
         if (podRequired) expected.hardNodeAffinity = podRequired;
         if (Object.keys(pod!.nodeSelector).length > 0) expected.nodeSelector = pod!.nodeSelector;
@@ -209,7 +207,7 @@ describe('Workflow node claim (addSchedulingConstraints)', () => {
 
 describe('Workflow priority class (addSchedulingConstraints)', () => {
   it('takes the template\'s priorityClassName over podPriorityClassName, and templateDefaults\' as the template\'s', () => {
-    const run = (template: Json, extra: Json = {}) =>
+    const run = (template: JsonObject, extra: JsonObject = {}) =>
       getReplicas(workflow({ entrypoint: 't', podPriorityClassName: 'low', ...extra, templates: [{ name: 't', container: { image: 'x' }, ...template }] })).requirements?.priorityClassName;
     expect(run({ priorityClassName: 'high' })).toBe('high');
     expect(run({})).toBe('low');
@@ -247,7 +245,7 @@ describe('Workflow InterpretReplica on hostile shapes', () => {
   });
 
   it('sizes a pod nested in thousands of inline steps templates without recursion', () => {
-    let inner: Json = { container: { image: 'x', resources: { requests: { cpu: '3' } } }, nodeSelector: { deep: 'yes' } };
+    let inner: JsonObject = { container: { image: 'x', resources: { requests: { cpu: '3' } } }, nodeSelector: { deep: 'yes' } };
     for (let depth = 0; depth < 20_000; depth++) inner = { steps: [[{ name: `s${depth}`, inline: inner }]] };
     const result = getReplicas(workflow({ entrypoint: 'root', templates: [{ name: 'root', ...inner }] }));
     expect(result.requirements).toEqual({ resourceRequest: { cpu: '3' }, nodeClaim: { nodeSelector: { deep: 'yes' } } });

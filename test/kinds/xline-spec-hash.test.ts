@@ -1,9 +1,8 @@
 // The Go operator's lastApplySpecHash: md5 of json.Marshal(XlineClusterSpec). Expected bytes are
 // written out by hand from the struct tags (field order, omitempty, pointer vs value, HTML-safe
 // escaping); expected digests were computed independently with coreutils `md5sum` over those bytes.
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { goMarshal, goQuote } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/go-json.ts';
+import { goMarshal } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/typed-json.ts';
 import { md5Hex, operatorSpecHash, SPEC_LAYOUTS, specApplied } from '../../interpreters/xline.io.datenlord.com/v1alpha1/XlineCluster/spec-hash.ts';
 
 const layout = (name: string) => {
@@ -65,21 +64,6 @@ describe('Go json.Marshal of XlineClusterSpec', () => {
     expect(operatorSpecHash({ replicas: 3, authSecret: { name: 's' } }, FFE15CD)).toBeUndefined();
     expect(operatorSpecHash({ replicas: '3' }, FFE15CD)).toBeUndefined();
     expect(operatorSpecHash({ replicas: 3, storageClassName: null, limits: { cpu: 'lots' } }, STORAGE)).toBeUndefined();
-  });
-});
-
-describe('goQuote', () => {
-  it('matches Go for quotes, backslashes, control characters and line separators', () => {
-    expect(goQuote('a"b\\c\n\t\u0001\u2028')).toBe('"a\\"b\\\\c\\n\\t\\u0001\\u2028"');
-    expect(goQuote('ünï 文')).toBe('"ünï 文"');
-  });
-
-  it('always produces a JSON string literal that decodes to the input (well-formed strings)', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }), (text) => {
-        expect(JSON.parse(goQuote(text))).toBe(text);
-      }),
-    );
   });
 });
 

@@ -1,7 +1,8 @@
 // The `kube` module (spec §5.3) through real scripts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { LuaRuntime } from '../../src/lua/runtime.ts';
-import { karmadaPodDependencies, karmadaPodRequirements } from '../../src/k8s/podtemplate.ts';
+import { karmadaPodDependencies } from '../../src/k8s/pod-dependencies.ts';
+import { karmadaPodRequirements } from '../../src/k8s/pod-requirements.ts';
 import { reflectScript, workload } from './helpers.ts';
 
 const rt = new LuaRuntime();

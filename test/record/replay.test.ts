@@ -5,7 +5,7 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run as runReplay } from '../../src/cli/replay.ts';
 import { createRegistry } from '../../src/interpreter/setup.ts';
 import { decodePatch, encodePatch } from '../../src/protocol/patch.ts';
-import { compareResponses } from '../../src/record/compare.ts';
+import { compareResponses } from '../../src/record/response-comparison.ts';
 import { readExchange, writeExchange, type RecordedExchange } from '../../src/record/format.ts';
 import { redactExchange } from '../../src/record/redact.ts';
 import { inProcessTarget, replayFile, replayFiles, urlTarget } from '../../src/record/replay.ts';

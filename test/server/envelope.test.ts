@@ -1,4 +1,4 @@
-// The wire contract, rule by rule (spec §1, §2.6, §2.7, §9; DESIGN.md error table): every answer is
+// The wire contract Karmada expects, rule by rule: every answer is
 // HTTP 200 with an envelope Karmada accepts, and failures carry a code and a message.
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
@@ -10,9 +10,8 @@ import type { KindInterpreter } from '../../src/interpreter/types.ts';
 import { closeListening, sendHttp, silentLogger, testApp } from '../support/app.ts';
 import { karmadaRequest, workloadObject } from '../support/workload-module.ts';
 
-// Over a real connection, as Karmada calls: that is the path served without fastify
-// (src/server/interpret-server.ts); test/server/interpret-server.test.ts checks fastify's route
-// (inject) answers the same.
+// Over a real connection, as Karmada calls (src/server/interpret-route.ts);
+// test/server/interpret-route.test.ts checks that inject() answers the same bytes.
 afterAll(closeListening);
 
 async function post(app: ReturnType<typeof testApp>, payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }, url = '/interpret?timeout=3s') {

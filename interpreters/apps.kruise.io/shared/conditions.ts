@@ -1,6 +1,6 @@
 // Merging member conditions into one list for the template, naming the clusters behind each one, so
 // `kubectl get -o yaml` on the control plane shows which member is failing and why.
-import { isObject, type JsonObject } from './fields.ts';
+import { isJsonObject, type JsonObject } from '../../../src/interpreter/types.ts';
 
 export interface MemberConditions {
   clusterName: string;
@@ -33,7 +33,7 @@ export function mergeConditions(members: MemberConditions[]): JsonObject[] | und
   for (const { clusterName, conditions } of members) {
     if (!Array.isArray(conditions)) continue;
     for (const condition of conditions) {
-      if (!isObject(condition) || typeof condition.type !== 'string') continue;
+      if (!isJsonObject(condition) || typeof condition.type !== 'string') continue;
       const list = byType.get(condition.type) ?? [];
       list.push({ clusterName, condition });
       byType.set(condition.type, list);

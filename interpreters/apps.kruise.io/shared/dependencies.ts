@@ -1,12 +1,11 @@
 // Names of PVCs a workload creates itself from volumeClaimTemplates: per pod in the member, so they
 // must not be propagated as dependencies (native StatefulSet filters them the same way).
-import type { KObject } from '../../../src/interpreter/types.ts';
-import { isObject } from './fields.ts';
+import { isJsonObject, type KObject } from '../../../src/interpreter/types.ts';
 
 export function volumeClaimTemplateNames(obj: KObject): string[] {
-  const templates = isObject(obj.spec) ? obj.spec.volumeClaimTemplates : undefined;
+  const templates = isJsonObject(obj.spec) ? obj.spec.volumeClaimTemplates : undefined;
   if (!Array.isArray(templates)) return [];
   return templates
-    .map((t) => (isObject(t) && isObject(t.metadata) ? t.metadata.name : undefined))
+    .map((t) => (isJsonObject(t) && isJsonObject(t.metadata) ? t.metadata.name : undefined))
     .filter((name): name is string => typeof name === 'string' && name !== '');
 }

@@ -1,7 +1,7 @@
 // The generation bookkeeping Karmada's native aggregators use, so a GitOps tool watching the template
 // (Argo CD, Flux) sees status.observedGeneration advance only when every member runs the latest spec.
-import type { AggregatedStatusItem, KObject } from '../../../src/interpreter/types.ts';
-import { annotationsOf, intOr0, isObject, type JsonObject } from './fields.ts';
+import { type AggregatedStatusItem, isJsonObject, type JsonObject, type KObject } from '../../../src/interpreter/types.ts';
+import { annotationsOf, intOr0 } from './fields.ts';
 
 /** The annotation Karmada puts on member objects: the template generation the manifest came from. */
 export const RESOURCE_TEMPLATE_GENERATION_ANNOTATION = 'resourcetemplate.karmada.io/generation';
@@ -13,7 +13,7 @@ export const RESOURCE_TEMPLATE_GENERATION_ANNOTATION = 'resourcetemplate.karmada
  */
 export function generationFields(observed: KObject): JsonObject {
   const out: JsonObject = {};
-  const generation = isObject(observed.metadata) ? observed.metadata.generation : undefined;
+  const generation = isJsonObject(observed.metadata) ? observed.metadata.generation : undefined;
   if (typeof generation === 'number' && Number.isInteger(generation)) out.generation = generation;
   const annotation = annotationsOf(observed)[RESOURCE_TEMPLATE_GENERATION_ANNOTATION];
   if (typeof annotation === 'string' && /^\d+$/.test(annotation.trim())) out.resourceTemplateGeneration = Number(annotation.trim());
@@ -29,12 +29,12 @@ export function generationFields(observed: KObject): JsonObject {
  * Returns undefined when there is no value to write.
  */
 export function aggregatedObservedGeneration(template: KObject, items: AggregatedStatusItem[]): number | undefined {
-  const generation = intOr0(isObject(template.metadata) ? template.metadata.generation : undefined);
-  const previousRaw = isObject(template.status) ? template.status.observedGeneration : undefined;
+  const generation = intOr0(isJsonObject(template.metadata) ? template.metadata.generation : undefined);
+  const previousRaw = isJsonObject(template.status) ? template.status.observedGeneration : undefined;
   const previous = typeof previousRaw === 'number' && Number.isInteger(previousRaw) ? previousRaw : undefined;
   const allCurrent = items.every(
     (item) =>
-      isObject(item.status) &&
+      isJsonObject(item.status) &&
       intOr0(item.status.observedGeneration) >= intOr0(item.status.generation) &&
       intOr0(item.status.resourceTemplateGeneration) >= generation,
   );

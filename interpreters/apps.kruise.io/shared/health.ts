@@ -1,14 +1,14 @@
 // Health of one member's Kruise workload. Karmada turns "unhealthy" into application failover, so a
 // rollout that is held on purpose (paused, OnDelete, stopped at a partition) must read as healthy;
 // what matters is that the controller has seen the spec, is not stuck, and every desired pod serves.
-import type { KObject } from '../../../src/interpreter/types.ts';
-import { intOr0, isObject, specReplicas } from './fields.ts';
+import { isJsonObject, type JsonObject, type KObject } from '../../../src/interpreter/types.ts';
+import { intOr0, specReplicas } from './fields.ts';
 
 /** Kruise (v1.9+) reports a stuck rollout like a Deployment does. */
 function progressDeadlineExceeded(conditions: unknown): boolean {
   return (
     Array.isArray(conditions) &&
-    conditions.some((c) => isObject(c) && c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded')
+    conditions.some((c) => isJsonObject(c) && c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded')
   );
 }
 
@@ -16,10 +16,10 @@ function progressDeadlineExceeded(conditions: unknown): boolean {
  * @param expectedUpdated how many pods the rollout should have updated by now, or undefined when the
  *   rollout is deliberately held (then completeness is not judged).
  */
-export function kruiseHealthy(observed: KObject, expectedUpdated: (status: Record<string, any>, replicas: number) => number | undefined): boolean {
+export function kruiseHealthy(observed: KObject, expectedUpdated: (status: JsonObject, replicas: number) => number | undefined): boolean {
   const status = observed.status;
-  if (!isObject(status)) return false;
-  const generation = intOr0(isObject(observed.metadata) ? observed.metadata.generation : undefined);
+  if (!isJsonObject(status)) return false;
+  const generation = intOr0(isJsonObject(observed.metadata) ? observed.metadata.generation : undefined);
   if (intOr0(status.observedGeneration) < generation) return false;
   if (progressDeadlineExceeded(status.conditions)) return false;
   const replicas = specReplicas(observed);

@@ -1,8 +1,7 @@
 // metav1.LabelSelector → the string form Kubernetes prints (labels.Selector.String()), which is what
 // Kruise writes into status.labelSelector for the scale subresource. Hand-written: the shape is tiny
 // and @kubernetes/client-node has no formatter.
-import type { LabelSelector } from '../../../src/interpreter/types.ts';
-import { isObject } from './fields.ts';
+import { isJsonObject, type LabelSelector } from '../../../src/interpreter/types.ts';
 
 function requirementString(key: string, operator: string, values: string[]): string | undefined {
   const set = [...new Set(values)].sort().join(',');
@@ -25,15 +24,15 @@ function requirementString(key: string, operator: string, values: string[]): str
  * Requirements are sorted by key, as Kubernetes does.
  */
 export function formatLabelSelector(selector: unknown): string {
-  if (!isObject(selector)) return '';
+  if (!isJsonObject(selector)) return '';
   const s = selector as LabelSelector;
   const parts: Array<{ key: string; text: string }> = [];
-  for (const [key, value] of Object.entries(isObject(s.matchLabels) ? s.matchLabels : {})) {
+  for (const [key, value] of Object.entries(isJsonObject(s.matchLabels) ? s.matchLabels : {})) {
     if (typeof value !== 'string') return '';
     parts.push({ key, text: `${key}=${value}` });
   }
   for (const req of Array.isArray(s.matchExpressions) ? s.matchExpressions : []) {
-    if (!isObject(req) || typeof req.key !== 'string' || typeof req.operator !== 'string') return '';
+    if (!isJsonObject(req) || typeof req.key !== 'string' || typeof req.operator !== 'string') return '';
     const values: unknown[] = Array.isArray(req.values) ? req.values : [];
     if (!values.every((v): v is string => typeof v === 'string')) return '';
     const text = requirementString(req.key, req.operator, values as string[]);

@@ -1,8 +1,8 @@
 // Fields that belong to someone in the member cluster. Karmada re-applies the template whenever the
 // member object changes, so anything written there by another controller must be copied back from the
 // observed object, or it bounces back (and loops if the writer insists).
-import type { KObject } from '../../../src/interpreter/types.ts';
-import { annotationsOf, isObject, labelsOf, type JsonObject } from './fields.ts';
+import { isJsonObject, type JsonObject, type KObject } from '../../../src/interpreter/types.ts';
+import { annotationsOf, labelsOf } from './fields.ts';
 
 /** Karmada's convention (native Deployment Retain): a member HPA/KEDA owns spec.replicas. */
 export const RETAIN_REPLICAS_LABEL = 'resourcetemplate.karmada.io/retain-replicas';
@@ -18,9 +18,9 @@ export function takeObserved(target: JsonObject, source: JsonObject | undefined,
 /** spec.replicas from the member when the template opts in with the retain-replicas label. */
 export function retainMemberReplicas(desired: KObject, observed: KObject): void {
   if (labelsOf(desired)[RETAIN_REPLICAS_LABEL] !== 'true') return;
-  const replicas = isObject(observed.spec) ? observed.spec.replicas : undefined;
+  const replicas = isJsonObject(observed.spec) ? observed.spec.replicas : undefined;
   if (typeof replicas !== 'number') return; // nothing to keep: the template's value is the best we have
-  if (!isObject(desired.spec)) desired.spec = {};
+  if (!isJsonObject(desired.spec)) desired.spec = {};
   desired.spec.replicas = replicas;
 }
 
@@ -31,7 +31,7 @@ export const rolloutControlled = (observed: KObject): boolean => annotationsOf(o
 function objectAt(root: JsonObject, path: readonly string[], create: boolean): JsonObject | undefined {
   let node = root;
   for (const key of path) {
-    if (!isObject(node[key])) {
+    if (!isJsonObject(node[key])) {
       if (!create) return undefined;
       node[key] = {};
     }
@@ -46,10 +46,10 @@ function objectAt(root: JsonObject, path: readonly string[], create: boolean): J
  * removed from desired. The path is created in desired only when there is something to copy.
  */
 export function retainSpecFields(desired: KObject, observed: KObject, path: readonly string[], fields: readonly string[]): void {
-  const from = isObject(observed.spec) ? objectAt(observed.spec, path, false) : undefined;
+  const from = isJsonObject(observed.spec) ? objectAt(observed.spec, path, false) : undefined;
   const needed = from !== undefined && fields.some((f) => from[f] !== undefined);
-  if (needed && !isObject(desired.spec)) desired.spec = {};
-  const to = isObject(desired.spec) ? objectAt(desired.spec, path, needed) : undefined;
+  if (needed && !isJsonObject(desired.spec)) desired.spec = {};
+  const to = isJsonObject(desired.spec) ? objectAt(desired.spec, path, needed) : undefined;
   if (to === undefined) return;
   for (const field of fields) takeObserved(to, from, field);
 }

@@ -1,8 +1,8 @@
 // InterpretStatus and AggregateStatus for Kruise workloads. Both kinds report the same family of
 // counters, revisions and conditions; a profile names the counters each kind has.
-import type { AggregatedStatusItem, KObject } from '../../../src/interpreter/types.ts';
+import { type AggregatedStatusItem, isJsonObject, type JsonObject, type KObject } from '../../../src/interpreter/types.ts';
 import { mergeConditions } from './conditions.ts';
-import { intOr0, isObject, stringOrEmpty, type JsonObject } from './fields.ts';
+import { intOr0, stringOrEmpty } from './fields.ts';
 import { aggregatedObservedGeneration, generationFields } from './generation.ts';
 import { formatLabelSelector } from './label-selector.ts';
 
@@ -21,7 +21,7 @@ const STRING_FIELDS = ['updateRevision', 'currentRevision', 'labelSelector'] as 
  * it belongs to; Kruise omits several of them when 0 (omitempty).
  */
 export function reflectKruiseStatus(observed: KObject, profile: StatusProfile): JsonObject {
-  const status = isObject(observed.status) ? observed.status : {};
+  const status = isJsonObject(observed.status) ? observed.status : {};
   const out: JsonObject = {};
   for (const counter of profile.counters) out[counter] = intOr0(status[counter]);
   out.collisionCount = intOr0(status.collisionCount);
@@ -46,7 +46,7 @@ function mergeVolumeClaims(statuses: JsonObject[]): JsonObject[] | undefined {
   for (const status of statuses) {
     if (!Array.isArray(status.volumeClaims)) continue;
     for (const claim of status.volumeClaims) {
-      if (!isObject(claim) || typeof claim.volumeClaimName !== 'string') continue;
+      if (!isJsonObject(claim) || typeof claim.volumeClaimName !== 'string') continue;
       const sum = byName.get(claim.volumeClaimName) ?? { volumeClaimName: claim.volumeClaimName, compatibleReplicas: 0, compatibleReadyReplicas: 0 };
       sum.compatibleReplicas += intOr0(claim.compatibleReplicas);
       sum.compatibleReadyReplicas += intOr0(claim.compatibleReadyReplicas);
@@ -64,7 +64,7 @@ function mergeVolumeClaims(statuses: JsonObject[]): JsonObject[] | undefined {
  */
 export function aggregateKruiseStatus(template: KObject, items: AggregatedStatusItem[] | undefined, profile: StatusProfile): KObject {
   const list = items ?? [];
-  const reports = list.filter((item) => isObject(item.status)) as Array<AggregatedStatusItem & { status: JsonObject }>;
+  const reports = list.filter((item) => isJsonObject(item.status)) as Array<AggregatedStatusItem & { status: JsonObject }>;
   const statuses = reports.map((item) => item.status);
   const status: JsonObject = {};
 
@@ -80,7 +80,7 @@ export function aggregateKruiseStatus(template: KObject, items: AggregatedStatus
   // selector fills it before any member has reported.
   status.labelSelector =
     statuses.map((s) => s.labelSelector).find((v): v is string => typeof v === 'string' && v !== '') ??
-    formatLabelSelector(isObject(template.spec) ? template.spec.selector : undefined);
+    formatLabelSelector(isJsonObject(template.spec) ? template.spec.selector : undefined);
 
   // A loop, not Math.max(...list): spreading a request-sized list overflows the call stack.
   let collisionCount: number | undefined;

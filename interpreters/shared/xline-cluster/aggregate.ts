@@ -2,7 +2,7 @@
 // status, naming the clusters that are failing, not applied, silent or behind the template's
 // generation, plus whether the placement survives losing a cluster. Only values every cluster agrees
 // on are reported as such.
-import type { AggregatedStatusItem, KObject } from '../../../src/interpreter/types.ts';
+import type { AggregatedStatusItem, JsonObject, KObject } from '../../../src/interpreter/types.ts';
 import type { Reported, XlineApi } from './api.ts';
 import { placementVerdict } from './quorum.ts';
 import { isCount } from './values.ts';
@@ -21,7 +21,7 @@ export const PLACEMENT_CONDITION = 'ClusterLossTolerant';
  * template's latest spec only when its resourceTemplateGeneration (0 when unknown) has reached the
  * template's metadata.generation. Undefined when it has; otherwise a description of the lag.
  */
-function templateLag(status: Record<string, any>, templateGeneration: number): string | undefined {
+function templateLag(status: JsonObject, templateGeneration: number): string | undefined {
   const memberGeneration = isCount(status.resourceTemplateGeneration) ? status.resourceTemplateGeneration : 0;
   if (memberGeneration >= templateGeneration) return undefined;
   const runs = isCount(status.resourceTemplateGeneration) ? `template generation ${memberGeneration}` : 'an unknown template generation';

@@ -1,5 +1,5 @@
 // What an XlineCluster API version must provide: one XlineApi per operator (go-operator.ts, rust-operator.ts).
-import type { DependentObjectReference, KObject, ReplicaRequirements, StatePreservationRule } from '../../../src/interpreter/types.ts';
+import type { DependentObjectReference, JsonObject, KObject, ReplicaRequirements, StatePreservationRule } from '../../../src/interpreter/types.ts';
 
 /** One member cluster's XlineCluster, judged from its reflected status (InterpretStatus output). */
 export interface MemberVerdict {
@@ -15,7 +15,7 @@ export interface MemberVerdict {
 /** A member cluster that reported a status, with its reflected status. */
 export interface Reported {
   cluster: string;
-  status: Record<string, any>;
+  status: JsonObject;
 }
 
 export interface XlineApi {
@@ -41,7 +41,7 @@ export interface XlineApi {
   requirements(obj: KObject): ReplicaRequirements | undefined;
   /** Version-specific part of InterpretStatus (generations and the count are added by the caller). */
   reflect(observed: KObject): Record<string, unknown>;
-  verdict(reflected: Record<string, any>): MemberVerdict;
+  verdict(reflected: JsonObject): MemberVerdict;
   /**
    * Version-specific aggregated status fields from the clusters that reported a status.
    * `everyClusterReported`: no cluster is unapplied or silent; `everyClusterCurrent`: every reporting

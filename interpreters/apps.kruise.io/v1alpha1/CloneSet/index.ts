@@ -1,9 +1,9 @@
 // OpenKruise CloneSet (apps.kruise.io/v1alpha1). What each operation does for users, and where it
 // deliberately differs from Karmada's built-in customization, is in README.md next to this file.
-import type { KindInterpreter } from '../../../../src/interpreter/types.ts';
-import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.ts';
+import { isJsonObject, type KindInterpreter } from '../../../../src/interpreter/types.ts';
+import { podTemplateDependencies } from '../../../../src/k8s/pod-dependencies.ts';
 import { volumeClaimTemplateNames } from '../../shared/dependencies.ts';
-import { isObject, specOf, templateReplicas } from '../../shared/fields.ts';
+import { specOf, templateReplicas } from '../../shared/fields.ts';
 import { kruiseHealthy } from '../../shared/health.ts';
 import { cloneSetPartitionReplicas } from '../../shared/partition.ts';
 import { retainMemberReplicas, retainSpecFields, rolloutControlled } from '../../shared/retain.ts';
@@ -55,7 +55,7 @@ export const cloneSet: KindInterpreter = {
   reflectStatus: (observed) => reflectKruiseStatus(observed, STATUS),
 
   interpretHealth(observed) {
-    const strategy = isObject(spec(observed).updateStrategy) ? spec(observed).updateStrategy : {};
+    const strategy = isJsonObject(spec(observed).updateStrategy) ? spec(observed).updateStrategy : {};
     return kruiseHealthy(observed, (status, replicas) => {
       if (strategy.paused === true || strategy.type === 'OnDelete') return undefined;
       const expected = status.expectedUpdatedReplicas;
@@ -65,8 +65,8 @@ export const cloneSet: KindInterpreter = {
 
   getDependencies(obj) {
     const template = spec(obj).template;
-    if (!isObject(template)) return [];
-    const namespace = isObject(obj.metadata) && typeof obj.metadata.namespace === 'string' ? obj.metadata.namespace : '';
+    if (!isJsonObject(template)) return [];
+    const namespace = isJsonObject(obj.metadata) && typeof obj.metadata.namespace === 'string' ? obj.metadata.namespace : '';
     return podTemplateDependencies(template, namespace, { excludeClaimNames: volumeClaimTemplateNames(obj) });
   },
 

@@ -1,9 +1,9 @@
 // OpenKruise Advanced StatefulSet (apps.kruise.io/v1beta1 StatefulSet). What each operation does for
 // users, and where it deliberately differs from Karmada's built-in customization, is in README.md.
-import type { DependentObjectReference, KindInterpreter } from '../../../../src/interpreter/types.ts';
-import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.ts';
+import { type DependentObjectReference, isJsonObject, type KindInterpreter } from '../../../../src/interpreter/types.ts';
+import { podTemplateDependencies } from '../../../../src/k8s/pod-dependencies.ts';
 import { volumeClaimTemplateNames } from '../../shared/dependencies.ts';
-import { annotationsOf, intOr0, isObject, specOf, templateReplicas } from '../../shared/fields.ts';
+import { annotationsOf, intOr0, specOf, templateReplicas } from '../../shared/fields.ts';
 import { kruiseHealthy } from '../../shared/health.ts';
 import { recordTemplateFields, retainMemberOwnedFields, type MemberOwnedField } from '../../../shared/managed-fields.ts';
 import { retainMemberReplicas, retainSpecFields, rolloutControlled } from '../../shared/retain.ts';
@@ -79,8 +79,8 @@ export const advancedStatefulSet: KindInterpreter = {
   reflectStatus: (observed) => reflectKruiseStatus(observed, STATUS),
 
   interpretHealth(observed) {
-    const strategy = isObject(spec(observed).updateStrategy) ? spec(observed).updateStrategy : {};
-    const rolling = isObject(strategy.rollingUpdate) ? strategy.rollingUpdate : {};
+    const strategy = isJsonObject(spec(observed).updateStrategy) ? spec(observed).updateStrategy : {};
+    const rolling = isJsonObject(strategy.rollingUpdate) ? strategy.rollingUpdate : {};
     return kruiseHealthy(observed, (_status, replicas) => {
       if (strategy.type === 'OnDelete' || rolling.paused === true) return undefined;
       // Ordinals at or above the partition are updated. With reserveOrdinals above the partition fewer
@@ -91,8 +91,8 @@ export const advancedStatefulSet: KindInterpreter = {
 
   getDependencies(obj) {
     const template = spec(obj).template;
-    const namespace = isObject(obj.metadata) && typeof obj.metadata.namespace === 'string' ? obj.metadata.namespace : '';
-    const dependencies = isObject(template)
+    const namespace = isJsonObject(obj.metadata) && typeof obj.metadata.namespace === 'string' ? obj.metadata.namespace : '';
+    const dependencies = isJsonObject(template)
       ? podTemplateDependencies(template, namespace, { excludeClaimNames: volumeClaimTemplateNames(obj) })
       : [];
     const serviceName = spec(obj).serviceName;

@@ -1,8 +1,7 @@
 // AggregateStatus for Argo Workflow: the template's status from the reflected member statuses.
 // Karmada writes the result with UpdateStatus, which needs the status subresource on the Workflow CRD in
 // karmada-apiserver (see README.md); without it the write fails and the template status stays empty.
-import type { AggregatedStatusItem, KObject } from '../../../../src/interpreter/types.ts';
-import { isObject } from './templates.ts';
+import { type AggregatedStatusItem, isJsonObject, type JsonObject, type KObject } from '../../../../src/interpreter/types.ts';
 
 /** Fields of a single member's reflected status that are real Workflow status fields. */
 const SINGLE_CLUSTER_FIELDS = ['startedAt', 'finishedAt', 'estimatedDuration', 'progress', 'message', 'conditions', 'outputs', 'resourcesDuration'] as const;
@@ -11,13 +10,13 @@ const COMPLETED_PHASES = new Set(['Succeeded', 'Failed', 'Error']);
 interface MemberRun {
   cluster: string;
   phase: string;
-  status: Record<string, any>;
+  status: JsonObject;
   /** Why there is no status (Karmada's appliedMessage for an item that failed to apply). */
   appliedMessage?: string;
 }
 
 function memberRun(item: AggregatedStatusItem): MemberRun {
-  const status = isObject(item.status) ? item.status : {};
+  const status = isJsonObject(item.status) ? item.status : {};
   return {
     cluster: item.clusterName,
     phase: typeof status.phase === 'string' ? status.phase : '',
@@ -68,7 +67,7 @@ function sumResourcesDuration(values: unknown[]): Record<string, number> | undef
   const sum: Record<string, number> = {};
   let any = false;
   for (const value of values) {
-    if (!isObject(value)) continue;
+    if (!isJsonObject(value)) continue;
     for (const [resource, seconds] of Object.entries(value)) {
       if (typeof seconds !== 'number') continue;
       sum[resource] = (sum[resource] ?? 0) + seconds;
@@ -78,16 +77,16 @@ function sumResourcesDuration(values: unknown[]): Record<string, number> | undef
   return any ? sum : undefined;
 }
 
-function singleClusterStatus(run: MemberRun): Record<string, any> {
-  const status: Record<string, any> = {};
+function singleClusterStatus(run: MemberRun): JsonObject {
+  const status: JsonObject = {};
   if (run.phase !== '') status.phase = run.phase;
   for (const field of SINGLE_CLUSTER_FIELDS) if (run.status[field] !== undefined && run.status[field] !== null) status[field] = run.status[field];
   return status;
 }
 
 /** Several runs (a Duplicated placement, or a failover in progress), or one that has not reported yet. */
-function multiClusterStatus(runs: MemberRun[]): Record<string, any> {
-  const status: Record<string, any> = {};
+function multiClusterStatus(runs: MemberRun[]): JsonObject {
+  const status: JsonObject = {};
   const phase = combinedPhase(runs.map((run) => run.phase));
   const allCompleted = runs.every((run) => COMPLETED_PHASES.has(run.phase));
   if (phase !== '') status.phase = phase;
@@ -119,7 +118,7 @@ function multiClusterStatus(runs: MemberRun[]): Record<string, any> {
 export function aggregateStatus(workflow: KObject, items: AggregatedStatusItem[] | undefined): KObject {
   if (!items || items.length === 0) return workflow;
   const runs = items.map(memberRun);
-  const single = items.length === 1 && isObject(items[0]!.status);
+  const single = items.length === 1 && isJsonObject(items[0]!.status);
   workflow.status = single ? singleClusterStatus(runs[0]!) : multiClusterStatus(runs);
   return workflow;
 }

@@ -11,10 +11,10 @@
 // namespace the owner reference crosses namespaces, which Kubernetes' garbage collector treats as an
 // absent owner, and changes to the dependency never reach the binding. So a semaphore ConfigMap in
 // another namespace is left out (it must exist in the member by other means).
-import type { DependentObjectReference, KObject } from '../../../../src/interpreter/types.ts';
-import { podTemplateDependencies } from '../../../../src/k8s/podtemplate.ts';
+import { type DependentObjectReference, isJsonObject, type JsonObject, type KObject } from '../../../../src/interpreter/types.ts';
+import { podTemplateDependencies } from '../../../../src/k8s/pod-dependencies.ts';
 import { ARGO_TYPES, type FieldType, type Reference, type TypeName } from './argo-types.ts';
-import { allTemplates, asArray, isObject, mainContainers } from './templates.ts';
+import { allTemplates, asArray, mainContainers } from './templates.ts';
 
 const ARGO_API_VERSION = 'argoproj.io/v1alpha1';
 /** Argo's name when `artifactRepositoryRef` does not name a ConfigMap. */
@@ -66,24 +66,24 @@ class DependencySet {
  * workflow can create. Every template counts, not only those reachable from the entrypoint: propagating
  * an object no pod uses costs little, missing one breaks the run.
  */
-function unionPod(spec: Record<string, any>): KObject {
+function unionPod(spec: JsonObject): KObject {
   const templates = allTemplates(spec);
-  if (isObject(spec.templateDefaults)) templates.push(spec.templateDefaults);
+  if (isJsonObject(spec.templateDefaults)) templates.push(spec.templateDefaults);
   const containers: unknown[] = [];
   const initContainers: unknown[] = [];
   const volumes: unknown[] = [...asArray(spec.volumes)];
   for (const template of templates) {
     // For templateDefaults this includes its `container` block, which applies to every container template.
     for (const container of mainContainers(template)) containers.push(container);
-    for (const sidecar of asArray(template.sidecars)) if (isObject(sidecar)) containers.push(sidecar);
-    for (const init of asArray(template.initContainers)) if (isObject(init)) initContainers.push(init);
+    for (const sidecar of asArray(template.sidecars)) if (isJsonObject(sidecar)) containers.push(sidecar);
+    for (const init of asArray(template.initContainers)) if (isJsonObject(init)) initContainers.push(init);
     for (const volume of asArray(template.volumes)) volumes.push(volume);
   }
   for (const plugin of asArray(spec.executorPlugins)) {
     const container = plugin?.spec?.sidecar?.container;
-    if (isObject(container)) containers.push(container);
+    if (isJsonObject(container)) containers.push(container);
   }
-  const podSpec: Record<string, any> = { containers, initContainers, volumes };
+  const podSpec: JsonObject = { containers, initContainers, volumes };
   if (Array.isArray(spec.imagePullSecrets)) podSpec.imagePullSecrets = spec.imagePullSecrets;
   return { metadata: {}, spec: podSpec };
 }
@@ -92,30 +92,30 @@ function unionPod(spec: Record<string, any>): KObject {
 function addReference(deps: DependencySet, reference: Reference, value: unknown, namespace: string | undefined): void {
   switch (reference) {
     case 'secretKeySelector':
-      if (isObject(value)) deps.add('v1', 'Secret', value.name, namespace);
+      if (isJsonObject(value)) deps.add('v1', 'Secret', value.name, namespace);
       return;
     case 'configMapKeySelector':
-      if (isObject(value)) deps.add('v1', 'ConfigMap', value.name, namespace);
+      if (isJsonObject(value)) deps.add('v1', 'ConfigMap', value.name, namespace);
       return;
     case 'serviceAccountName':
       if (value !== 'default') deps.add('v1', 'ServiceAccount', value, namespace);
       return;
     case 'templateRef':
-      if (!isObject(value)) return;
+      if (!isJsonObject(value)) return;
       if (value.clusterScope === true) deps.add(ARGO_API_VERSION, 'ClusterWorkflowTemplate', value.name, undefined);
       else deps.add(ARGO_API_VERSION, 'WorkflowTemplate', value.name, namespace);
       return;
     case 'semaphoreRef': {
       // workflow/sync/lock_name.go: the semaphore's namespace, else the workflow's. Another namespace
       // cannot be propagated as a dependency (see the top of this file).
-      if (!isObject(value) || !isObject(value.configMapKeyRef)) return;
+      if (!isJsonObject(value) || !isJsonObject(value.configMapKeyRef)) return;
       const semaphoreNamespace = typeof value.namespace === 'string' && value.namespace !== '' ? value.namespace : namespace;
       if (semaphoreNamespace === namespace) deps.add('v1', 'ConfigMap', value.configMapKeyRef.name, namespace);
       return;
     }
     case 'artifactRepositoryRef':
       // workflow/artifactrepositories: the ref's ConfigMap, "artifact-repositories" when it names none.
-      if (isObject(value)) deps.add('v1', 'ConfigMap', objectName(value.configMap) ?? DEFAULT_ARTIFACT_REPOSITORY_CONFIGMAP, namespace);
+      if (isJsonObject(value)) deps.add('v1', 'ConfigMap', objectName(value.configMap) ?? DEFAULT_ARTIFACT_REPOSITORY_CONFIGMAP, namespace);
       return;
   }
 }
@@ -130,12 +130,12 @@ function valuesOf(value: unknown, shape: FieldType['shape']): unknown[] {
     case 'listOfLists':
       return asArray(value).flatMap((group) => asArray(group));
     case 'map':
-      return isObject(value) ? Object.values(value) : [];
+      return isJsonObject(value) ? Object.values(value) : [];
   }
 }
 
 export function getDependencies(workflow: KObject): DependentObjectReference[] {
-  const spec: Record<string, any> = isObject(workflow.spec) ? workflow.spec : {};
+  const spec: JsonObject = isJsonObject(workflow.spec) ? workflow.spec : {};
   const namespace: string | undefined = workflow.metadata?.namespace || undefined;
   const deps = new DependencySet();
 
@@ -150,7 +150,7 @@ export function getDependencies(workflow: KObject): DependentObjectReference[] {
   const pending: Array<{ value: unknown; type: TypeName }> = [{ value: spec, type: 'WorkflowSpec' }];
   while (pending.length > 0) {
     const { value, type } = pending.pop()!;
-    if (!isObject(value)) continue;
+    if (!isJsonObject(value)) continue;
     const fields: Record<string, FieldType> = ARGO_TYPES[type];
     for (const [field, fieldType] of Object.entries(fields)) {
       const fieldValue = value[field];

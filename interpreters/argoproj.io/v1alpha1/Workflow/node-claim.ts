@@ -10,15 +10,14 @@
 // gpu=h100, or two disjoint pools) no single node satisfies the claim, and a cluster passes Karmada's
 // estimator only if it really has such a node; that is the price of never placing a workflow where one
 // of its pods cannot run.
-import type { NodeClaim, NodeSelectorRequirement, NodeSelectorTerm, Toleration } from '../../../../src/interpreter/types.ts';
+import { isJsonObject, type JsonObject, type NodeClaim, type NodeSelectorRequirement, type NodeSelectorTerm, type Toleration } from '../../../../src/interpreter/types.ts';
 import { typedNodeSelector, typedNodeSelectorMap, typedTolerations } from '../../../../src/k8s/pod-requirements.ts';
 import type { WorkBudget } from '../../../shared/work-budget.ts';
-import { isObject } from './templates.ts';
 
 /** The scheduling constraints one pod ends up with (each the object Argo would put on the pod, or absent). */
 export interface PodConstraints {
-  nodeSelector?: Record<string, any>;
-  affinity?: Record<string, any>;
+  nodeSelector?: JsonObject;
+  affinity?: JsonObject;
   tolerations?: unknown[];
 }
 
@@ -106,7 +105,7 @@ export function conjunctionClaim(pods: readonly PodConstraints[], budget: WorkBu
       }
     }
     const required = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-    if (isObject(required) && !seenAffinities.has(required)) {
+    if (isJsonObject(required) && !seenAffinities.has(required)) {
       seenAffinities.add(required);
       const selector = typedNodeSelector(required);
       const terms = selector.nodeSelectorTerms ?? [];

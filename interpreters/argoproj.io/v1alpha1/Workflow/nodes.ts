@@ -6,7 +6,7 @@
 // util/file/fileutil.go `DecompressContent` does; node:zlib handles all three, with a cap on the output
 // so a small string cannot expand without bound.
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
-import { isObject } from './templates.ts';
+import { isJsonObject, type JsonObject } from '../../../../src/interpreter/types.ts';
 
 /** Most bytes `compressedNodes` may expand to: above Argo's own size limit for a whole workflow. */
 export const MAX_DECOMPRESSED_NODES_BYTES = 16 * 1024 * 1024;
@@ -25,29 +25,29 @@ function decompress(data: Buffer): Buffer {
  * The status's node map: `status.nodes`, else the decoded `status.compressedNodes` (as Argo's packer
  * does when nodes is empty). Undefined when neither is readable (absent, offloaded, corrupt, too large).
  */
-export function workflowNodes(status: Record<string, any>): Record<string, any> | undefined {
-  if (isObject(status.nodes) && Object.keys(status.nodes).length > 0) return status.nodes;
+export function workflowNodes(status: JsonObject): JsonObject | undefined {
+  if (isJsonObject(status.nodes) && Object.keys(status.nodes).length > 0) return status.nodes;
   if (typeof status.compressedNodes === 'string' && status.compressedNodes !== '') {
     try {
       const nodes: unknown = JSON.parse(decompress(Buffer.from(status.compressedNodes, 'base64')).toString('utf8'));
-      if (isObject(nodes)) return nodes;
+      if (isJsonObject(nodes)) return nodes;
     } catch {
       // Corrupt or above the cap: the nodes are unknown, as if offloaded.
     }
   }
-  return isObject(status.nodes) ? status.nodes : undefined;
+  return isJsonObject(status.nodes) ? status.nodes : undefined;
 }
 
 /** NodeStatus.IsActiveSuspendNode: a Suspend node still Running (an approval gate, a `suspend` step waiting). */
 function isActiveSuspendNode(node: unknown): boolean {
-  return isObject(node) && node.type === 'Suspend' && node.phase === 'Running';
+  return isJsonObject(node) && node.type === 'Suspend' && node.phase === 'Running';
 }
 
 /**
  * workflow/util/util.go `IsWorkflowSuspended`: `spec.suspend` is true, or some node is an active Suspend
  * node. With offloaded nodes only `spec.suspend` can be seen.
  */
-export function isWorkflowSuspended(spec: Record<string, any>, nodes: Record<string, any> | undefined): boolean {
+export function isWorkflowSuspended(spec: JsonObject, nodes: JsonObject | undefined): boolean {
   if (spec.suspend === true) return true;
   if (!nodes) return false;
   for (const node of Object.values(nodes)) if (isActiveSuspendNode(node)) return true;

@@ -1,15 +1,13 @@
 // InterpretReplica for Argo Workflow: one unit of work, sized by the largest pod it can create and
 // placed where every one of its pods can run.
-import type { KObject, ReplicaRequirements, ReplicaResult } from '../../../../src/interpreter/types.ts';
-import { podTemplateRequirements } from '../../../../src/k8s/podtemplate.ts';
+import { isJsonObject, type JsonObject, type KObject, type ReplicaRequirements, type ReplicaResult } from '../../../../src/interpreter/types.ts';
+import { podTemplateRequirements } from '../../../../src/k8s/pod-requirements.ts';
 import { maxOfResourceLists, type ResourceList } from '../../../../src/k8s/resources.ts';
 import { WorkBudget } from '../../../shared/work-budget.ts';
 import { conjunctionClaim, type PodConstraints } from './node-claim.ts';
 import { templateCalls } from './template-calls.ts';
 import { replicaShape, withTemplateDefaults } from './template-defaults.ts';
-import { asArray, isObject, POD_TEMPLATE_TYPES, templatePod, templateType } from './templates.ts';
-
-type Json = Record<string, any>;
+import { asArray, POD_TEMPLATE_TYPES, templatePod, templateType } from './templates.ts';
 
 /**
  * Work allowed per request (WorkBudget units: a map key or list item merged or combined, about a
@@ -20,7 +18,7 @@ type Json = Record<string, any>;
 const BUDGET_BASE = 250_000;
 const BUDGET_PER_TEMPLATE = 16;
 
-const hasEntries = (value: unknown): value is Json => isObject(value) && Object.keys(value).length > 0;
+const hasEntries = (value: unknown): value is JsonObject => isJsonObject(value) && Object.keys(value).length > 0;
 const hasItems = (value: unknown): value is unknown[] => Array.isArray(value) && value.length > 0;
 
 /**
@@ -30,13 +28,13 @@ const hasItems = (value: unknown): value is unknown[] => Array.isArray(value) &&
  * workflow's. nodeSelector and tolerations count as set when non-empty, affinity whenever present
  * (`affinity: {}` replaces the parent's and the workflow's affinity with none).
  */
-function podConstraints(template: Json, boundary: Json | undefined, spec: Json): PodConstraints {
+function podConstraints(template: JsonObject, boundary: JsonObject | undefined, spec: JsonObject): PodConstraints {
   const pick = <T>(isSet: (value: unknown) => value is T, field: string): T | undefined =>
     [template[field], boundary?.[field], spec[field]].find(isSet);
   const constraints: PodConstraints = {};
   const nodeSelector = pick(hasEntries, 'nodeSelector');
   if (nodeSelector) constraints.nodeSelector = nodeSelector;
-  const affinity = pick(isObject, 'affinity');
+  const affinity = pick(isJsonObject, 'affinity');
   if (affinity) constraints.affinity = affinity;
   const tolerations = pick(hasItems, 'tolerations');
   if (tolerations) constraints.tolerations = tolerations;
@@ -49,7 +47,7 @@ function podConstraints(template: Json, boundary: Json | undefined, spec: Json):
  * the class every pod shares; when they differ, the workflow's `podPriorityClassName` if some pod runs
  * with it, else the first pod's class.
  */
-function claimedPriorityClass(classes: Set<string>, spec: Json): string | undefined {
+function claimedPriorityClass(classes: Set<string>, spec: JsonObject): string | undefined {
   if (classes.size <= 1) return classes.values().next().value;
   const workflowClass = spec.podPriorityClassName;
   return typeof workflowClass === 'string' && classes.has(workflowClass) ? workflowClass : classes.values().next().value;
@@ -69,17 +67,17 @@ function claimedPriorityClass(classes: Set<string>, spec: Json): string | undefi
  * templateDefaults', which Argo applies to it too).
  */
 export function getReplicas(workflow: KObject): ReplicaResult {
-  const spec: Json = isObject(workflow.spec) ? workflow.spec : {};
+  const spec: JsonObject = isJsonObject(workflow.spec) ? workflow.spec : {};
   const subject = `Workflow ${workflow.metadata?.namespace ?? ''}/${workflow.metadata?.name ?? ''}`;
   const budget = new WorkBudget(BUDGET_BASE + BUDGET_PER_TEMPLATE * asArray(spec.templates).length, subject);
-  const defaults = isObject(spec.templateDefaults) ? replicaShape(spec.templateDefaults) : undefined;
+  const defaults = isJsonObject(spec.templateDefaults) ? replicaShape(spec.templateDefaults) : undefined;
 
-  const shapes = new Map<Json, Json>();
+  const shapes = new Map<JsonObject, JsonObject>();
   const pods: PodConstraints[] = [];
   const priorityClasses = new Set<string>();
   const workflowClass = typeof spec.podPriorityClassName === 'string' && spec.podPriorityClassName !== '' ? spec.podPriorityClassName : undefined;
   for (const { template, boundary } of templateCalls(spec)) {
-    let shape: Json | undefined;
+    let shape: JsonObject | undefined;
     if (template) {
       const type = templateType(template);
       if (type === undefined || !POD_TEMPLATE_TYPES.has(type)) continue;

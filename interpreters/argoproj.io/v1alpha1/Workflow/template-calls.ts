@@ -9,9 +9,10 @@
 // call each other in a cycle, or the same template from many steps, cost one visit per call site.
 // A call through `templateRef` (or the whole `workflowTemplateRef`) runs a template of another object:
 // it is listed without a template, since its own values are unknown but its boundary's still apply.
-import { asArray, childSteps, isObject } from './templates.ts';
+import { isJsonObject, type JsonObject } from '../../../../src/interpreter/types.ts';
+import { asArray, childSteps } from './templates.ts';
 
-type Template = Record<string, any>;
+type Template = JsonObject;
 
 export interface TemplateCall {
   /** Undefined for a template of another object (templateRef, workflowTemplateRef). */
@@ -30,15 +31,15 @@ interface Target {
 /** The handlers a step, task or the workflow runs besides its main template: `onExit` and every hook. */
 function handlers(holder: Template): Target[] {
   const targets: Target[] = [{ name: holder.onExit }];
-  if (isObject(holder.hooks)) for (const hook of Object.values(holder.hooks)) if (isObject(hook)) targets.push({ name: hook.template, templateRef: hook.templateRef });
+  if (isJsonObject(holder.hooks)) for (const hook of Object.values(holder.hooks)) if (isJsonObject(hook)) targets.push({ name: hook.template, templateRef: hook.templateRef });
   return targets;
 }
 
-export function templateCalls(spec: Record<string, any>): TemplateCall[] {
+export function templateCalls(spec: JsonObject): TemplateCall[] {
   const byName = new Map<string, Template>();
   for (const template of asArray(spec.templates)) {
     // Argo's GetTemplateByName returns the first template with the name.
-    if (isObject(template) && typeof template.name === 'string' && !byName.has(template.name)) byName.set(template.name, template);
+    if (isJsonObject(template) && typeof template.name === 'string' && !byName.has(template.name)) byName.set(template.name, template);
   }
   const named = (name: unknown): Template | undefined => (typeof name === 'string' ? byName.get(name) : undefined);
 
@@ -56,10 +57,10 @@ export function templateCalls(spec: Record<string, any>): TemplateCall[] {
     calls.push(entry);
   };
   // With workflowTemplateRef, a name this Workflow does not define may be one of the WorkflowTemplate's.
-  const otherObjectHasTemplates = isObject(spec.workflowTemplateRef);
+  const otherObjectHasTemplates = isJsonObject(spec.workflowTemplateRef);
   const call = (target: Target, boundary: Template | undefined): void => {
-    if (isObject(target.inline)) record(target.inline, boundary);
-    else if (isObject(target.templateRef)) record(undefined, boundary);
+    if (isJsonObject(target.inline)) record(target.inline, boundary);
+    else if (isJsonObject(target.templateRef)) record(undefined, boundary);
     else if (typeof target.name === 'string' && target.name !== '') {
       const template = named(target.name);
       if (template) record(template, boundary);

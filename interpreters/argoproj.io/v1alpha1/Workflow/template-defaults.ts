@@ -5,24 +5,23 @@
 // affinity, tolerations and priorityClassName. Hand-written because no dependency offers strategic merge
 // for a CRD type; restricting it keeps the cost of applying the defaults to every template small and
 // countable (WorkBudget).
+import { isJsonObject, type JsonObject } from '../../../../src/interpreter/types.ts';
 import type { WorkBudget } from '../../../shared/work-budget.ts';
-import { isObject, templateType, type TemplateType } from './templates.ts';
-
-type Json = Record<string, any>;
+import { templateType, type TemplateType } from './templates.ts';
 
 /** The resources part of a container or of podResources: the `limits` and `requests` maps. */
-function resourcesOf(value: unknown): Json | undefined {
-  if (!isObject(value)) return undefined;
-  const out: Json = {};
-  if (isObject(value.limits)) out.limits = value.limits;
-  if (isObject(value.requests)) out.requests = value.requests;
+function resourcesOf(value: unknown): JsonObject | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const out: JsonObject = {};
+  if (isJsonObject(value.limits)) out.limits = value.limits;
+  if (isJsonObject(value.requests)) out.requests = value.requests;
   return out;
 }
 
 /** What of a container sizes its pod: name (the strategic-merge key), resources, restartPolicy. */
-function containerShape(value: unknown): Json | undefined {
-  if (!isObject(value)) return undefined;
-  const out: Json = {};
+function containerShape(value: unknown): JsonObject | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const out: JsonObject = {};
   if (value.name !== undefined) out.name = value.name;
   const resources = resourcesOf(value.resources);
   if (resources) out.resources = resources;
@@ -30,9 +29,9 @@ function containerShape(value: unknown): Json | undefined {
   return out;
 }
 
-function containerShapes(value: unknown): Json[] | undefined {
+function containerShapes(value: unknown): JsonObject[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  const out: Json[] = [];
+  const out: JsonObject[] = [];
   for (const item of value) {
     const shape = containerShape(item);
     if (shape) out.push(shape);
@@ -47,13 +46,13 @@ const MAIN_CONTAINER_TYPES = ['container', 'script'] as const;
  * `affinity` keeps only whether it is set (Argo lets a set affinity replace the parent's and the
  * workflow's) and its required node affinity. The type field of every template type present is kept.
  */
-export function replicaShape(template: Json): Json {
-  const out: Json = {};
+export function replicaShape(template: JsonObject): JsonObject {
+  const out: JsonObject = {};
   for (const type of MAIN_CONTAINER_TYPES) {
     const shape = containerShape(template[type]);
     if (shape) out[type] = shape;
   }
-  if (isObject(template.containerSet)) out.containerSet = { containers: containerShapes(template.containerSet.containers) ?? [] };
+  if (isJsonObject(template.containerSet)) out.containerSet = { containers: containerShapes(template.containerSet.containers) ?? [] };
   for (const type of ['resource', 'data', 'dag', 'steps', 'suspend', 'http', 'plugin'] as const) {
     if (template[type] !== undefined && template[type] !== null) out[type] = {};
   }
@@ -63,10 +62,10 @@ export function replicaShape(template: Json): Json {
   if (sidecars) out.sidecars = sidecars;
   const podResources = resourcesOf(template.podResources);
   if (podResources) out.podResources = podResources;
-  if (isObject(template.nodeSelector)) out.nodeSelector = template.nodeSelector;
-  if (isObject(template.affinity)) {
+  if (isJsonObject(template.nodeSelector)) out.nodeSelector = template.nodeSelector;
+  if (isJsonObject(template.affinity)) {
     const required = template.affinity.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-    out.affinity = isObject(required) ? { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: required } } : {};
+    out.affinity = isJsonObject(required) ? { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: required } } : {};
   }
   if (Array.isArray(template.tolerations)) out.tolerations = template.tolerations;
   if (typeof template.priorityClassName === 'string' && template.priorityClassName !== '') out.priorityClassName = template.priorityClassName;
@@ -74,15 +73,15 @@ export function replicaShape(template: Json): Json {
 }
 
 /** Strategic merge of two maps with scalar values: the patch's keys win. */
-function mergeMaps(base: Json | undefined, patch: Json | undefined, budget: WorkBudget): Json | undefined {
+function mergeMaps(base: JsonObject | undefined, patch: JsonObject | undefined, budget: WorkBudget): JsonObject | undefined {
   if (!base || !patch) return patch ?? base;
   budget.charge(Object.keys(base).length + Object.keys(patch).length, 'applying spec.templateDefaults to every template');
   return { ...base, ...patch };
 }
 
-function mergeResources(base: Json | undefined, patch: Json | undefined, budget: WorkBudget): Json | undefined {
+function mergeResources(base: JsonObject | undefined, patch: JsonObject | undefined, budget: WorkBudget): JsonObject | undefined {
   if (!base || !patch) return patch ?? base;
-  const out: Json = {};
+  const out: JsonObject = {};
   const limits = mergeMaps(base.limits, patch.limits, budget);
   const requests = mergeMaps(base.requests, patch.requests, budget);
   if (limits) out.limits = limits;
@@ -90,9 +89,9 @@ function mergeResources(base: Json | undefined, patch: Json | undefined, budget:
   return out;
 }
 
-function mergeContainers(base: Json | undefined, patch: Json | undefined, budget: WorkBudget): Json | undefined {
+function mergeContainers(base: JsonObject | undefined, patch: JsonObject | undefined, budget: WorkBudget): JsonObject | undefined {
   if (!base || !patch) return patch ?? base;
-  const out: Json = { ...base, ...patch };
+  const out: JsonObject = { ...base, ...patch };
   const resources = mergeResources(base.resources, patch.resources, budget);
   if (resources) out.resources = resources;
   return out;
@@ -105,10 +104,10 @@ function mergeContainers(base: Json | undefined, patch: Json | undefined, budget
  * (`normalizeElementOrder`/`mergeSortedSlice` in k8s.io/apimachinery pkg/util/strategicpatch). Maps
  * instead of upstream's linear searches keep it linear.
  */
-export function mergeListByKey(base: unknown[] | undefined, patch: unknown[] | undefined, key: string, mergeItems: (a: Json, b: Json) => Json, budget: WorkBudget): unknown[] | undefined {
+export function mergeListByKey(base: unknown[] | undefined, patch: unknown[] | undefined, key: string, mergeItems: (a: JsonObject, b: JsonObject) => JsonObject, budget: WorkBudget): unknown[] | undefined {
   if (!base || !patch) return patch ?? base;
   budget.charge(base.length + patch.length, 'applying spec.templateDefaults to every template');
-  const keyOf = (item: unknown): unknown => (isObject(item) ? (item[key] ?? '') : undefined);
+  const keyOf = (item: unknown): unknown => (isJsonObject(item) ? (item[key] ?? '') : undefined);
   const baseIndex = new Map<unknown, number>();
   base.forEach((item, index) => {
     const k = keyOf(item);
@@ -117,7 +116,7 @@ export function mergeListByKey(base: unknown[] | undefined, patch: unknown[] | u
   const patchKeys = new Set(patch.map(keyOf));
   const patched = patch.map((item) => {
     const index = baseIndex.get(keyOf(item));
-    return index !== undefined && isObject(item) ? mergeItems(base[index] as Json, item) : item;
+    return index !== undefined && isJsonObject(item) ? mergeItems(base[index] as JsonObject, item) : item;
   });
   const baseOnly = base.filter((item) => !patchKeys.has(keyOf(item)));
   const merged: unknown[] = [];
@@ -140,18 +139,18 @@ export function mergeListByKey(base: unknown[] | undefined, patch: unknown[] | u
  * The replica shape of `template` after applying the replica shape of `spec.templateDefaults`. The
  * template keeps its own type only: the defaults' blocks of other template types are dropped, as Argo does.
  */
-export function withTemplateDefaults(template: Json, defaults: Json | undefined, budget: WorkBudget): Json {
+export function withTemplateDefaults(template: JsonObject, defaults: JsonObject | undefined, budget: WorkBudget): JsonObject {
   const own = replicaShape(template);
   if (!defaults) return own;
   const type: TemplateType | undefined = templateType(template);
-  const out: Json = { ...own };
+  const out: JsonObject = { ...own };
   if (type === 'container' || type === 'script') {
     const container = mergeContainers(defaults[type], own[type], budget);
     if (container) out[type] = container;
   } else if (type === 'containerSet') {
     out.containerSet = own.containerSet;
   }
-  const mergeContainerItems = (a: Json, b: Json): Json => mergeContainers(a, b, budget)!;
+  const mergeContainerItems = (a: JsonObject, b: JsonObject): JsonObject => mergeContainers(a, b, budget)!;
   for (const field of ['initContainers', 'sidecars'] as const) {
     const list = mergeListByKey(defaults[field], own[field], 'name', mergeContainerItems, budget);
     if (list) out[field] = list;

@@ -1,11 +1,7 @@
 // Argo Workflow template walking: which templates exist, what type each is, and the pod a
 // pod-creating template turns into (as a PodTemplateSpec-shaped object for the src/k8s helpers).
 // Every walk is iterative: steps and DAG templates nest inline templates to any depth.
-import type { KObject } from '../../../../src/interpreter/types.ts';
-
-export function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isJsonObject, type JsonObject, type KObject } from '../../../../src/interpreter/types.ts';
 
 export function asArray(value: unknown): any[] {
   return Array.isArray(value) ? value : [];
@@ -23,15 +19,15 @@ export type TemplateType = (typeof TEMPLATE_TYPES)[number];
  */
 export const POD_TEMPLATE_TYPES: ReadonlySet<TemplateType> = new Set(['container', 'script', 'containerSet', 'resource', 'data']);
 
-export function templateType(template: Record<string, any>): TemplateType | undefined {
+export function templateType(template: JsonObject): TemplateType | undefined {
   return TEMPLATE_TYPES.find((type) => template[type] !== undefined && template[type] !== null);
 }
 
 /** The steps of a steps template (`steps: [][]WorkflowStep`) and the tasks of a DAG template, in order. */
-export function childSteps(template: Record<string, any>): Record<string, any>[] {
-  const children: Record<string, any>[] = [];
-  for (const group of asArray(template.steps)) for (const step of asArray(group)) if (isObject(step)) children.push(step);
-  if (isObject(template.dag)) for (const task of asArray(template.dag.tasks)) if (isObject(task)) children.push(task);
+export function childSteps(template: JsonObject): JsonObject[] {
+  const children: JsonObject[] = [];
+  for (const group of asArray(template.steps)) for (const step of asArray(group)) if (isJsonObject(step)) children.push(step);
+  if (isJsonObject(template.dag)) for (const task of asArray(template.dag.tasks)) if (isJsonObject(task)) children.push(task);
   return children;
 }
 
@@ -40,13 +36,13 @@ export function childSteps(template: Record<string, any>): Record<string, any>[]
  * (`steps[][].inline`, `dag.tasks[].inline`) at any depth, each once. Templates only referenced through
  * `templateRef`/`workflowTemplateRef` live in other objects and are not visible to an interpreter.
  */
-export function allTemplates(spec: Record<string, any>): Record<string, any>[] {
-  const found: Record<string, any>[] = [];
-  const seen = new Set<Record<string, any>>();
+export function allTemplates(spec: JsonObject): JsonObject[] {
+  const found: JsonObject[] = [];
+  const seen = new Set<JsonObject>();
   const pending: unknown[] = [...asArray(spec.templates)].reverse();
   while (pending.length > 0) {
     const template = pending.pop();
-    if (!isObject(template) || seen.has(template)) continue;
+    if (!isJsonObject(template) || seen.has(template)) continue;
     seen.add(template);
     found.push(template);
     const inline = childSteps(template).map((step) => step.inline);
@@ -56,15 +52,15 @@ export function allTemplates(spec: Record<string, any>): Record<string, any>[] {
 }
 
 /** A Kubernetes container from an Argo one: drops Argo-only fields (script source, mirrorVolumeMounts, containerSet dependencies). */
-function asContainer(value: unknown, fallbackName: string): Record<string, any> | undefined {
-  if (!isObject(value)) return undefined;
+function asContainer(value: unknown, fallbackName: string): JsonObject | undefined {
+  if (!isJsonObject(value)) return undefined;
   const { source: _source, mirrorVolumeMounts: _mirror, dependencies: _dependencies, ...container } = value;
   return { name: fallbackName, ...container };
 }
 
 /** Containers with a name (a default one when the user left it out, as Argo does for `main`). */
-function asContainers(values: unknown[], defaultName: (index: number) => string): Record<string, any>[] {
-  const containers: Record<string, any>[] = [];
+function asContainers(values: unknown[], defaultName: (index: number) => string): JsonObject[] {
+  const containers: JsonObject[] = [];
   values.forEach((value, index) => {
     const container = asContainer(value, defaultName(index));
     if (container) containers.push(container);
@@ -73,7 +69,7 @@ function asContainers(values: unknown[], defaultName: (index: number) => string)
 }
 
 /** The user-declared containers that run for the whole life of the template's pod. */
-export function mainContainers(template: Record<string, any>): Record<string, any>[] {
+export function mainContainers(template: JsonObject): JsonObject[] {
   switch (templateType(template)) {
     case 'container':
       return asContainers([template.container], () => 'main');
@@ -93,13 +89,13 @@ export function mainContainers(template: Record<string, any>): Record<string, an
  * `podSpecPatch`, a strategic-merge patch string with `{{…}}` parameters that only the controller can
  * evaluate. Scheduling constraints are handled separately (node-claim.ts).
  */
-export function templatePod(template: Record<string, any>, workflowSpec: Record<string, any>): KObject {
+export function templatePod(template: JsonObject, workflowSpec: JsonObject): KObject {
   const containers = mainContainers(template);
   for (const sidecar of asContainers(asArray(template.sidecars), (index) => `sidecar-${index}`)) containers.push(sidecar);
   const initContainers = asContainers(asArray(template.initContainers), (index) => `init-${index}`);
   const podResources = template.podResources ?? workflowSpec.podResources;
-  const spec: Record<string, any> = { containers };
+  const spec: JsonObject = { containers };
   if (initContainers.length > 0) spec.initContainers = initContainers;
-  if (isObject(podResources)) spec.resources = podResources;
+  if (isJsonObject(podResources)) spec.resources = podResources;
   return { metadata: {}, spec };
 }

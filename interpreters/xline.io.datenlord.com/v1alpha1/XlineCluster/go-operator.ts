@@ -1,7 +1,7 @@
 // xline.io.datenlord.com/v1alpha1: the Go operator (xline-kv/xline-operator main). Its status says
 // how far the last reconcile got (stage, stageStatus, lastMessage) and which spec it applied
 // (lastApplySpecHash); nothing about member readiness, so health means "reconciled this spec".
-import type { KObject } from '../../../../src/interpreter/types.ts';
+import type { JsonObject, KObject } from '../../../../src/interpreter/types.ts';
 import type { MemberVerdict, Reported, XlineApi } from '../../../shared/xline-cluster/api.ts';
 import { objectRefKey, primitiveKey, unanimous } from '../../../shared/xline-cluster/values.ts';
 import { specApplied } from './spec-hash.ts';
@@ -9,7 +9,7 @@ import { specApplied } from './spec-hash.ts';
 const STAGE_COMPLETE = 'complete';
 
 function reflect(observed: KObject): Record<string, unknown> {
-  const status: Record<string, any> = observed.status ?? {};
+  const status: JsonObject = observed.status ?? {};
   const out: Record<string, unknown> = {};
   for (const key of ['stage', 'stageStatus', 'lastMessage', 'image', 'statefulSetRef', 'serviceRef', 'conditions']) {
     if (status[key] !== undefined && status[key] !== null) out[key] = status[key];
@@ -21,12 +21,12 @@ function reflect(observed: KObject): Record<string, unknown> {
 }
 
 /** By hash; for an operator build whose spec layout we do not know, by image as the weaker proof. */
-function isSpecApplied(spec: unknown, status: Record<string, any>): boolean {
+function isSpecApplied(spec: unknown, status: JsonObject): boolean {
   if (typeof status.lastApplySpecHash !== 'string' || status.lastApplySpecHash === '') return false;
   return specApplied(spec, status.lastApplySpecHash) ?? (status.image !== undefined && status.image === (spec as any)?.image);
 }
 
-function verdict(s: Record<string, any>): MemberVerdict {
+function verdict(s: JsonObject): MemberVerdict {
   if (typeof s.stage !== 'string' || s.stage === '') return { healthy: false, problem: 'has not reconciled yet' };
   if (s.stageStatus === 'failed') return { healthy: false, problem: `failed at ${s.stage}`, detail: s.lastMessage };
   if (s.stage !== STAGE_COMPLETE) return { healthy: false, problem: `is at stage ${s.stage}` };

@@ -4,7 +4,7 @@
 // with every known layout whose fields can hold the observed spec (the member CRD prunes unknown
 // fields, so a layout missing one of the spec's keys cannot be the member's).
 import { createHash } from 'node:crypto';
-import { goBool, goInt, goMap, goMarshal, GoLayoutMismatch, goQuantity, goString, ptr, slice, struct, type GoField, type GoType } from './go-json.ts';
+import { goBool, goInt, goMap, goMarshal, GoLayoutMismatch, goQuantity, goString, ptr, slice, struct, type GoField, type GoType } from './typed-json.ts';
 
 const boolArg = (json: string): GoField => ({ json, type: goBool, omitempty: true });
 const stringArg = (json: string): GoField => ({ json, type: ptr(goString), omitempty: true });

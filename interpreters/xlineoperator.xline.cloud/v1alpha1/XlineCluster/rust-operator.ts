@@ -2,8 +2,9 @@
 // v1alpha1), the one Karmada's Xline experiments used. spec.size members, one user-supplied
 // container, affinity, PVC templates (data, pvcs, backup.pvc) and a scale subresource
 // (.spec.size / .status.available). Its status counts available members, so health is quorum-aware.
-import type { KObject } from '../../../../src/interpreter/types.ts';
-import { podTemplateDependencies, podTemplateRequirements } from '../../../../src/k8s/podtemplate.ts';
+import type { JsonObject, KObject } from '../../../../src/interpreter/types.ts';
+import { podTemplateDependencies } from '../../../../src/k8s/pod-dependencies.ts';
+import { podTemplateRequirements } from '../../../../src/k8s/pod-requirements.ts';
 import type { MemberVerdict, XlineApi } from '../../../shared/xline-cluster/api.ts';
 import { quorum } from '../../../shared/xline-cluster/quorum.ts';
 import { isCount } from '../../../shared/xline-cluster/values.ts';
@@ -16,7 +17,7 @@ function podTemplateOf(obj: KObject): KObject {
 }
 
 function reflect(observed: KObject): Record<string, unknown> {
-  const status: Record<string, any> = observed.status ?? {};
+  const status: JsonObject = observed.status ?? {};
   const out: Record<string, unknown> = {
     // Always present (0 until the operator reports): health, aggregation and preservation rules read it.
     available: isCount(status.available) ? status.available : 0,
@@ -25,7 +26,7 @@ function reflect(observed: KObject): Record<string, unknown> {
   return out;
 }
 
-function verdict(s: Record<string, any>): MemberVerdict {
+function verdict(s: JsonObject): MemberVerdict {
   const size = s.size;
   if (!isCount(size) || size === 0) return { healthy: false, problem: `has no valid spec.size (${JSON.stringify(size)})` };
   const available = isCount(s.available) ? s.available : 0;

@@ -3,7 +3,8 @@
 // number (float64) compared with an integer literal (Go int) is "incompatible types for comparison";
 // write `2.0`, not `2`. Strings compare by bytes, booleans only for (in)equality.
 
-import { compareGoStrings, GoByte, GoInt, type GoValue } from './values.ts';
+import { compareGoStrings } from '../go/utf8.ts';
+import { GoByte, GoInt, type GoValue } from './values.ts';
 
 type BasicKind = 'bool' | 'int' | 'uint' | 'float' | 'string';
 

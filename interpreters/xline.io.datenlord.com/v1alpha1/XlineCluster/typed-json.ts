@@ -1,7 +1,9 @@
 // Go encoding/json for a typed struct, fed with the JSON an API server returned. The Go operator
 // stores md5(json.Marshal(spec)) in status.lastApplySpecHash; reproducing that needs Go's field
-// order, omitempty rules, pointer-vs-value semantics and string escaping, which no JS library
-// models (JSON.stringify keeps the input's key order and escapes differently), hence hand-written.
+// order, omitempty rules and pointer-vs-value semantics, which no JS library models (JSON.stringify
+// keeps the input's key order), hence hand-written. Strings are written as Go writes them (src/go/json.ts).
+import { goJsonString } from '../../../../src/go/json.ts';
+import { isJsonObject } from '../../../../src/interpreter/types.ts';
 import { canonicalQuantity } from '../../../../src/k8s/quantity.ts';
 
 export type GoType =
@@ -40,7 +42,6 @@ export class GoLayoutMismatch extends Error {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNil = (v: unknown): boolean => v === undefined || v === null;
 
 /** Fields as encoding/json sees them: embedded structs' fields promoted in place. */
@@ -53,8 +54,8 @@ interface StructLayout {
   known: Set<string>;
 }
 
-// Layouts are static tables, hashed on every health check: compute each struct's view once
-// (it was ~40% of an XlineCluster InterpretHealth call).
+// Layouts are static tables and every health check hashes the spec with them: each struct's view is
+// computed once.
 const layouts = new WeakMap<GoField[], StructLayout>();
 
 function layoutOf(fields: GoField[]): StructLayout {
@@ -98,7 +99,7 @@ export function goMarshal(value: unknown, t: GoType, path = '$'): string {
     case 'string':
       if (isNil(value)) return '""';
       if (typeof value !== 'string') throw new GoLayoutMismatch(path, 'expected a string');
-      return goQuote(value);
+      return goJsonString(value);
     case 'int':
       if (isNil(value)) return '0';
       if (typeof value !== 'number' || !Number.isInteger(value)) throw new GoLayoutMismatch(path, 'expected an integer');
@@ -110,7 +111,7 @@ export function goMarshal(value: unknown, t: GoType, path = '$'): string {
     case 'quantity':
       if (typeof value !== 'string' && typeof value !== 'number') throw new GoLayoutMismatch(path, 'expected a quantity');
       try {
-        return goQuote(canonicalQuantity(value));
+        return goJsonString(canonicalQuantity(value));
       } catch {
         // Go's decoder would have failed on it: no build of this layout could have hashed this spec.
         throw new GoLayoutMismatch(path, 'not a valid quantity');
@@ -121,10 +122,10 @@ export function goMarshal(value: unknown, t: GoType, path = '$'): string {
       return marshalStruct(value, t.fields, path);
     case 'map': {
       if (isNil(value)) return 'null';
-      if (!isObject(value)) throw new GoLayoutMismatch(path, 'expected an object');
+      if (!isJsonObject(value)) throw new GoLayoutMismatch(path, 'expected an object');
       // Go sorts map keys by their UTF-8 bytes; Buffer.compare orders exactly that way.
       const keys = Object.keys(value).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-      return `{${keys.map((k) => `${goQuote(k)}:${goMarshal(value[k], t.elem, `${path}.${k}`)}`).join(',')}}`;
+      return `{${keys.map((k) => `${goJsonString(k)}:${goMarshal(value[k], t.elem, `${path}.${k}`)}`).join(',')}}`;
     }
     case 'slice':
       if (isNil(value)) return 'null';
@@ -134,7 +135,7 @@ export function goMarshal(value: unknown, t: GoType, path = '$'): string {
 }
 
 function marshalStruct(value: unknown, fields: GoField[], path: string): string {
-  if (!isNil(value) && !isObject(value)) throw new GoLayoutMismatch(path, 'expected an object');
+  if (!isNil(value) && !isJsonObject(value)) throw new GoLayoutMismatch(path, 'expected an object');
   const obj = (value ?? {}) as Record<string, unknown>;
   const { visible, known } = layoutOf(fields);
   const unknown = Object.keys(obj).find((k) => !known.has(k));
@@ -143,27 +144,7 @@ function marshalStruct(value: unknown, fields: GoField[], path: string): string 
   for (const f of visible) {
     const v = obj[f.json];
     if (f.omitempty && isEmpty(v, f.type)) continue;
-    parts.push(`${goQuote(f.json)}:${goMarshal(v, f.type, `${path}.${f.json}`)}`);
+    parts.push(`${goJsonString(f.json)}:${goMarshal(v, f.type, `${path}.${f.json}`)}`);
   }
   return `{${parts.join(',')}}`;
-}
-
-const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
-
-/**
- * A Go JSON string literal: HTML-safe (<, >, & as \u003c \u003e \u0026), U+2028/U+2029 escaped,
- * other control characters as \u00XX, \b and \f short (Go >= 1.22). Lone surrogates cannot reach a
- * Go string from JSON (the decoder turns them into U+FFFD), so they encode as U+FFFD.
- */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const code = ch.codePointAt(0)!;
-    if (SHORT_ESCAPES[ch] !== undefined) out += SHORT_ESCAPES[ch];
-    else if (code < 0x20 || ch === '<' || ch === '>' || ch === '&' || code === 0x2028 || code === 0x2029) {
-      out += `\\u${code.toString(16).padStart(4, '0')}`;
-    } else if (code >= 0xd800 && code <= 0xdfff) out += '\ufffd';
-    else out += ch;
-  }
-  return `${out}"`;
 }

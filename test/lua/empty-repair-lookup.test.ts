@@ -2,7 +2,7 @@
 // all their empty fields only after many lookups). Random encodings and references, against a direct
 // implementation of Karmada's collect-then-decide algorithm. Fixed seed.
 import { describe, expect, it } from 'vitest';
-import { repairEmptyTables } from '../../src/lua/emptyrepair.ts';
+import { repairEmptyTables } from '../../src/lua/empty-repair.ts';
 
 let seed = 20261123;
 const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -19,7 +19,7 @@ function json(depth: number, encoded: boolean): unknown {
   return Object.keys(object).length === 0 && encoded ? [] : object;
 }
 
-/** Karmada's convertEmptySliceToEmptyStructPartly with paths as key lists (what emptyrepair.ts documents). */
+/** Karmada's convertEmptySliceToEmptyStructPartly with paths as key lists (what empty-repair.ts documents). */
 function reference(encoded: unknown, struct: boolean, refs: unknown[]): unknown {
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const arrays = new Set<string>();

@@ -1,6 +1,6 @@
 // Direct golden tests of the two pure steps of ConvertLuaResultInto after encoding.
 import { describe, expect, it } from 'vitest';
-import { repairEmptyTables } from '../../src/lua/emptyrepair.ts';
+import { repairEmptyTables } from '../../src/lua/empty-repair.ts';
 import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from '../../src/lua/typed.ts';
 
 describe('repairEmptyTables', () => {
