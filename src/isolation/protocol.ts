@@ -18,7 +18,19 @@ export type LuaMethod =
   | 'getDependencies';
 
 export type WorkerRequest =
-  | { id: number; type: 'lua'; method: LuaMethod; script: string; args: unknown[]; timeoutMs: number }
+  | {
+      id: number;
+      type: 'lua';
+      method: LuaMethod;
+      /** Scripts travel once per worker: `script` is set the first time this worker is sent `scriptId`. */
+      scriptId: number;
+      script?: string;
+      /** Forget every script sent before this one (the pool bounds what a worker keeps). */
+      onceReset?: boolean;
+      /** The arguments as JSON text (cheaper to send than structured-cloned objects). */
+      args: string;
+      timeoutMs: number;
+    }
   | { id: number; type: 'preserve'; rules: unknown[]; status: unknown };
 
 export interface WorkerError {

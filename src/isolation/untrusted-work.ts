@@ -27,6 +27,7 @@ export interface UntrustedWorkOptions {
 
 export const DEFAULT_LUA_TIMEOUT_MS = 1000;
 export const DEFAULT_MEMORY_LIMIT_BYTES = 128 * 1024 * 1024;
+const MAX_SCRIPT_IDS = 4096;
 
 // The worker runs from its TypeScript source where this module does (tests, `node src/cli.ts`), else the build.
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './untrusted-worker.ts' : './untrusted-worker.js', import.meta.url);
@@ -36,6 +37,8 @@ export class UntrustedWork implements CustomizationRuntime {
   private readonly preserveTimeoutMs: number;
   private readonly pool: WorkerPool;
   private readonly onCompileCache?: (hit: boolean) => void;
+  private readonly scriptIds = new Map<string, number>();
+  private nextScriptId = 1;
 
   constructor(options: UntrustedWorkOptions = {}) {
     this.luaTimeoutMs = options.luaTimeoutMs ?? DEFAULT_LUA_TIMEOUT_MS;
@@ -110,9 +113,18 @@ export class UntrustedWork implements CustomizationRuntime {
 
   private async lua<T>(method: LuaMethod, script: string, args: unknown[], o: LuaCallOptions | undefined): Promise<T> {
     const timeoutMs = o?.timeoutMs ?? this.luaTimeoutMs;
+    let scriptId = this.scriptIds.get(script);
+    if (scriptId === undefined) {
+      // Scripts come from configuration; a server reloading its customizations for months starts over
+      // (new ids: what workers keep is bounded by the pool).
+      if (this.scriptIds.size >= MAX_SCRIPT_IDS) this.scriptIds.clear();
+      scriptId = this.nextScriptId++;
+      this.scriptIds.set(script, scriptId);
+    }
     let reply: WorkerReply;
     try {
-      reply = await this.pool.run<WorkerReply>({ type: 'lua', method, script, args, timeoutMs }, { key: o?.key ?? method, timeoutMs, notAfter: o?.notAfter });
+      const message = { type: 'lua', method, scriptId, args: JSON.stringify(args), timeoutMs };
+      reply = await this.pool.run<WorkerReply>(message, { key: o?.key ?? method, timeoutMs, notAfter: o?.notAfter, once: { key: scriptId, field: 'script', value: script } });
     } catch (error) {
       if (error instanceof WorkerTaskError && error.reason !== 'closed') {
         throw new LuaScriptError(error.message, { timeout: error.reason === 'timeout' || error.reason === 'abandoned', abandoned: error.reason === 'abandoned' });

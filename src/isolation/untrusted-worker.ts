@@ -26,22 +26,29 @@ function encode(value: unknown): string {
   return json;
 }
 
+/** The scripts this worker was sent, by id (the pool sends each one once per worker). */
+const scripts = new Map<number, string>();
+
 async function runLua(request: Extract<WorkerRequest, { type: 'lua' }>, prints: string[]): Promise<unknown> {
+  if (request.onceReset) scripts.clear();
+  if (request.script !== undefined) scripts.set(request.scriptId, request.script);
+  const script = scripts.get(request.scriptId);
+  if (script === undefined) throw new Error(`script ${request.scriptId} was never sent to this worker`);
   const onPrint = (line: string) => {
     if (prints.length < MAX_PRINT_LINES) prints.push(line.length > MAX_PRINT_LINE_CHARS ? `${line.slice(0, MAX_PRINT_LINE_CHARS)}…` : line);
   };
   const options = { timeoutMs: request.timeoutMs, onPrint };
-  const [a, b] = request.args;
+  const [a, b] = JSON.parse(request.args) as unknown[];
   const method: LuaMethod = request.method;
   switch (method) {
     case 'reviseReplica':
-      return runtime.reviseReplica(request.script, a as any, b as number, options);
+      return runtime.reviseReplica(script, a as any, b as number, options);
     case 'retain':
-      return runtime.retain(request.script, a as any, b as any, options);
+      return runtime.retain(script, a as any, b as any, options);
     case 'aggregateStatus':
-      return runtime.aggregateStatus(request.script, a as any, b as any, options);
+      return runtime.aggregateStatus(script, a as any, b as any, options);
     default:
-      return runtime[method](request.script, a as any, options);
+      return runtime[method](script, a as any, options);
   }
 }
 

@@ -44,6 +44,8 @@ export interface TaskOptions {
   timeoutMs: number;
   /** performance.now() after which nobody waits for the answer: a task still queued then is not run. */
   notAfter?: number;
+  /** A value each worker needs once (a script): set as `message[field]` only for a worker not yet sent `key`. */
+  once?: { key: number; field: string; value: unknown };
 }
 
 interface Task {
@@ -62,10 +64,14 @@ interface Slot {
   killTimer?: NodeJS.Timeout;
   /** Heap plus external bytes when the worker last reported being idle. */
   idleBytes: number;
+  /** The `once` keys this worker has been sent. */
+  sent: Set<number>;
   stopping?: StopReason;
 }
 
 const RESTART_BACKOFF_MS = 1000;
+/** `once` values a worker keeps (scripts: a configuration has far fewer). */
+const MAX_SENT_ONCE = 1024;
 
 /** The machine's parallelism, at least 2 (one runaway call never stops all others) and at most 8. */
 export function defaultWorkerCount(): number {
@@ -80,6 +86,8 @@ export class WorkerPool {
   private readonly turn: string[] = [];
   private nextId = 1;
   private memoryTimer: NodeJS.Timeout | undefined;
+  /** Whether the workers are ref'd (keep the process alive). */
+  private referenced = false;
   private closed = false;
   /** Consecutive workers that died before becoming ready: a broken worker file must not spin. */
   private failedStarts = 0;
@@ -131,6 +139,7 @@ export class WorkerPool {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.memoryTimer);
+    this.memoryTimer = undefined;
     for (const queue of this.queues.values()) {
       for (const task of queue) task.reject(new WorkerTaskError('closed', 'the worker pool is closed'));
     }
@@ -152,7 +161,7 @@ export class WorkerPool {
     let settle!: () => void;
     const started = new Promise<void>((resolve) => (settle = resolve));
     worker.once('exit', () => settle());
-    const slot: Slot = { worker, ready: false, started, idleBytes: 0 };
+    const slot: Slot = { worker, ready: false, started, idleBytes: 0, sent: new Set() };
     this.slots.add(slot);
     worker.on('message', (reply: { id?: number; ready?: boolean; idleBytes?: number }) => {
       if (reply.ready) {
@@ -161,6 +170,7 @@ export class WorkerPool {
         slot.idleBytes = reply.idleBytes ?? 0;
         this.failedStarts = 0;
         this.dispatch();
+        this.updateRefs();
         return;
       }
       const task = slot.task;
@@ -180,9 +190,12 @@ export class WorkerPool {
     this.updateRefs();
   }
 
-  /** Workers keep the process alive only while tasks are pending (the CLI exits when its work is done). */
+  /** Workers keep the process alive only while starting or while tasks are pending (the CLI exits when its work is done). */
   private updateRefs(): void {
-    const pending = this.queued() > 0 || [...this.slots].some((slot) => slot.task);
+    let pending = this.queued() > 0;
+    for (const slot of this.slots) pending ||= slot.task !== undefined || !slot.ready;
+    if (pending === this.referenced) return;
+    this.referenced = pending;
     for (const slot of this.slots) {
       if (pending) slot.worker.ref();
       else slot.worker.unref();
@@ -233,7 +246,6 @@ export class WorkerPool {
       this.assign(slot, task);
     }
     this.updateRefs();
-    this.watchMemory();
   }
 
   private nextTask(): Task | undefined {
@@ -255,8 +267,18 @@ export class WorkerPool {
 
   private assign(slot: Slot, task: Task): void {
     slot.task = task;
+    this.watchMemory();
     slot.killTimer = setTimeout(() => this.stop(slot, 'timeout'), task.options.timeoutMs + this.options.graceMs);
-    slot.worker.postMessage(task.message);
+    const once = task.options.once;
+    if (once && !slot.sent.has(once.key)) {
+      // The worker keeps what it was sent until told to forget it all (onceReset), so both sides agree.
+      const reset = slot.sent.size >= MAX_SENT_ONCE;
+      if (reset) slot.sent.clear();
+      slot.sent.add(once.key);
+      slot.worker.postMessage({ ...task.message, [once.field]: once.value, ...(reset ? { onceReset: true } : {}) });
+    } else {
+      slot.worker.postMessage(task.message);
+    }
   }
 
   private stop(slot: Slot, reason: StopReason): void {
@@ -266,20 +288,18 @@ export class WorkerPool {
   }
 
   /** Reads busy workers' memory while any is busy. */
+  /** Reads busy workers' memory every memoryCheckMs; the timer stops at the first check that finds none busy. */
   private watchMemory(): void {
-    const anyBusy = [...this.slots].some((slot) => slot.task);
-    if (anyBusy && !this.memoryTimer) {
-      this.memoryTimer = setInterval(() => this.checkMemory(), this.options.memoryCheckMs);
-      this.memoryTimer.unref();
-    } else if (!anyBusy && this.memoryTimer) {
-      clearInterval(this.memoryTimer);
-      this.memoryTimer = undefined;
-    }
+    if (this.memoryTimer) return;
+    this.memoryTimer = setInterval(() => this.checkMemory(), this.options.memoryCheckMs);
+    this.memoryTimer.unref();
   }
 
   private checkMemory(): void {
+    let busy = false;
     for (const slot of this.slots) {
       if (!slot.task || slot.stopping) continue;
+      busy = true;
       slot.worker.getHeapStatistics().then(
         (heap) => {
           const grown = heap.used_heap_size + heap.external_memory - slot.idleBytes;
@@ -288,7 +308,10 @@ export class WorkerPool {
         () => undefined, // the worker ended meanwhile
       );
     }
-    this.watchMemory();
+    if (!busy) {
+      clearInterval(this.memoryTimer);
+      this.memoryTimer = undefined;
+    }
   }
 }
 

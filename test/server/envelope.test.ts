@@ -17,7 +17,7 @@ afterAll(closeListening);
 async function post(app: ReturnType<typeof testApp>, payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }, url = '/interpret?timeout=3s') {
   const reply = await sendHttp(app, { url, headers, body: typeof payload === 'string' ? payload : JSON.stringify(payload) });
   expect(reply.status).toBe(200);
-  expect(reply.headers['content-type']).toBe('application/json');
+  expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
   return JSON.parse(reply.body);
 }
 

@@ -37,7 +37,7 @@ describe('a real connection and inject() answer the same', () => {
     const overHttp = await sendHttp(app, { url, headers, body: c.body });
     expect(overHttp.status).toBe(200);
     expect(injected.statusCode).toBe(200);
-    expect(overHttp.headers['content-type']).toBe('application/json');
+    expect(overHttp.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(overHttp.body).toBe(injected.body);
     expect(Number(overHttp.headers['content-length'])).toBe(Buffer.byteLength(overHttp.body));
     expect(JSON.parse(overHttp.body).kind).toBe('ResourceInterpreterContext');
