@@ -2,8 +2,8 @@
 // precedence the server uses, compared the way Karmada's own harness compares.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../src/interpreter/setup.ts';
-import { loadTestCases, compareResults } from '../src/interpreter/testcases.ts';
-import { findTestdataFiles, runCaseInProcess } from '../src/interpreter/testrunner.ts';
+import { loadTestCases, compareResults } from '../src/testcases/cases.ts';
+import { findTestdataFiles, runCaseInProcess } from '../src/testcases/runner.ts';
 
 // The shipped examples are opt-in for the server; their own testdata runs here with them enabled.
 const loaded = await createRegistry({ examples: 'all' });

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { interpret, type InterpretInput, type InterpretOutcome } from '../interpreter/dispatch.ts';
 import type { LayerName } from '../interpreter/registry.ts';
-import { caseInput, compareResults, loadTestCases, resultsOf, type TestCase } from '../interpreter/testcases.ts';
+import { caseInput, compareResults, loadTestCases, resultsOf, type TestCase } from '../testcases/cases.ts';
 import { OPERATIONS, type AggregatedStatusItem, type KObject, type Operation } from '../interpreter/types.ts';
 import type { LuaKindInterpreter } from '../lua/interpreter.ts';
 import { apiVersionOf, type InterpreterRequest } from '../protocol/wire.ts';

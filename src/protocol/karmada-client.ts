@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request as httpsRequest } from 'node:https';
 import type { InterpretInput } from '../interpreter/dispatch.ts';
 import { dependenciesProblem } from '../interpreter/validate.ts';
-import type { CaseResults } from '../interpreter/testcases.ts';
+import type { CaseResults } from '../testcases/cases.ts';
 import { applyPatch, decodePatch } from './patch.ts';
 import { CONTEXT_API_VERSION, CONTEXT_KIND, type InterpreterContext, type InterpreterRequest } from './wire.ts';
 

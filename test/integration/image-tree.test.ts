@@ -8,7 +8,7 @@
 // the build stage's `npm ci` (all dependencies, to compile) links this checkout's node_modules, made
 // from the same lockfile; `npm cache clean --force` (which only slims the image layer) is skipped.
 // It takes about a minute on two cores (a TypeScript build and an `npm ci --omit=dev`), so it runs
-// only when asked: KARMADA_INTERPRETER_IMAGE_TREE=1 npx vitest run test/deploy/image-tree.test.ts
+// only when asked: KARMADA_INTERPRETER_IMAGE_TREE=1 npx vitest run test/integration/image-tree.test.ts
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';

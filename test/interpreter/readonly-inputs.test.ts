@@ -7,8 +7,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { interpret } from '../../src/interpreter/dispatch.ts';
 import { createRegistry } from '../../src/interpreter/setup.ts';
-import { caseInput, compareResults, loadTestCases, resultsOf } from '../../src/interpreter/testcases.ts';
-import { findTestdataFiles } from '../../src/interpreter/testrunner.ts';
+import { caseInput, compareResults, loadTestCases, resultsOf } from '../../src/testcases/cases.ts';
+import { findTestdataFiles } from '../../src/testcases/runner.ts';
 
 const loaded = await createRegistry();
 afterAll(() => loaded.close());

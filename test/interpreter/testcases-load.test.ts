@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caseInput, compareResults, loadTestCases } from '../../src/interpreter/testcases.ts';
+import { caseInput, compareResults, loadTestCases } from '../../src/testcases/cases.ts';
 
 const good = (name: string) => `name: ${name}
 observedObj:

@@ -9,8 +9,8 @@ import { parse } from 'yaml';
 import { cloneSet } from '../../interpreters/apps.kruise.io/v1alpha1/CloneSet/index.ts';
 import { advancedStatefulSet } from '../../interpreters/apps.kruise.io/v1beta1/StatefulSet/index.ts';
 import { Registry } from '../../src/interpreter/registry.ts';
-import { compareResults, loadTestCases } from '../../src/interpreter/testcases.ts';
-import { findTestdataFiles, runCaseInProcess } from '../../src/interpreter/testrunner.ts';
+import { compareResults, loadTestCases } from '../../src/testcases/cases.ts';
+import { findTestdataFiles, runCaseInProcess } from '../../src/testcases/runner.ts';
 import { haveConformanceCorpus, kindTestdata, MISSING_CORPUS } from './conformance-corpus.ts';
 
 const registry = new Registry({ 'builtin-ts': [cloneSet, advancedStatefulSet] });

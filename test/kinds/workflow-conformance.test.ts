@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createRegistry } from '../../src/interpreter/setup.ts';
-import { compareResults, loadTestCases, type TestCase } from '../../src/interpreter/testcases.ts';
-import { findTestdataFiles, runCaseInProcess } from '../../src/interpreter/testrunner.ts';
+import { compareResults, loadTestCases, type TestCase } from '../../src/testcases/cases.ts';
+import { findTestdataFiles, runCaseInProcess } from '../../src/testcases/runner.ts';
 import { kindTestdata, MISSING_CORPUS } from './conformance-corpus.ts';
 
 const conformanceDir = kindTestdata('argoproj.io/v1alpha1/Workflow');

@@ -4,8 +4,8 @@
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Registry } from '../../src/interpreter/registry.ts';
-import { caseOperation, compareResults, loadTestCases, type TestCase } from '../../src/interpreter/testcases.ts';
-import { findTestdataFiles, runCaseInProcess } from '../../src/interpreter/testrunner.ts';
+import { caseOperation, compareResults, loadTestCases, type TestCase } from '../../src/testcases/cases.ts';
+import { findTestdataFiles, runCaseInProcess } from '../../src/testcases/runner.ts';
 import { findBuiltinCustomizationFiles } from '../../src/lua/files.ts';
 import { loadBuiltinCustomizations } from '../../src/lua/loader.ts';
 import { LuaRuntime } from '../../src/lua/runtime.ts';

@@ -5,8 +5,8 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { caseInput, loadTestCases } from '../../src/interpreter/testcases.ts';
-import { findTestdataFiles } from '../../src/interpreter/testrunner.ts';
+import { caseInput, loadTestCases } from '../../src/testcases/cases.ts';
+import { findTestdataFiles } from '../../src/testcases/runner.ts';
 import { parseCustomizationFile, type CustomizationField } from '../../src/lua/customizations.ts';
 import { LazyEagerPair, type Input } from './lazy-compare.ts';
 import { largeAggregateCase } from '../../bench/cases.ts';

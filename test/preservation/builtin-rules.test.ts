@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinInterpreters } from '../../interpreters/index.ts';
-import { loadTestCases, type TestCase } from '../../src/interpreter/testcases.ts';
+import { loadTestCases, type TestCase } from '../../src/testcases/cases.ts';
 import type { KindInterpreter } from '../../src/interpreter/types.ts';
 import { evaluatePreservation } from '../../src/preservation/index.ts';
 

@@ -2,9 +2,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { BUILTIN_FILE_NAME } from '../lua/files.ts';
-import { interpret } from './dispatch.ts';
-import type { Registry } from './registry.ts';
-import { caseInput, compareResults, loadTestCases, resultsOf, type CaseResults, type TestCase } from './testcases.ts';
+import { interpret } from '../interpreter/dispatch.ts';
+import type { Registry } from '../interpreter/registry.ts';
+import { caseInput, compareResults, loadTestCases, resultsOf, type CaseResults, type TestCase } from './cases.ts';
 
 export interface CaseFailure {
   file: string;

@@ -5,8 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { Quantity } from '../k8s/quantity.ts';
 import { readYamlDocuments } from '../k8s/yaml-documents.ts';
-import type { InterpretInput, InterpretResult } from './dispatch.ts';
-import { OPERATIONS, type AggregatedStatusItem, type KObject, type Operation } from './types.ts';
+import type { InterpretInput, InterpretResult } from '../interpreter/dispatch.ts';
+import { OPERATIONS, type AggregatedStatusItem, type KObject, type Operation } from '../interpreter/types.ts';
 
 export interface TestCase {
   file: string;
