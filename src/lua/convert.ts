@@ -1,6 +1,6 @@
 // JS <-> Lua value conversion with gopher-json semantics (Karmada marshals objects to JSON and
 // decodes them with layeh.com/gopher-json; results are encoded back with gopher-json's Encode).
-import { lua, lauxlib } from './fengari.ts';
+import { lua, lauxlib, tableAt, type LuaString, type LuaTable, type LuaValue } from './fengari.ts';
 import { lazyValueOf, luaRoundTrip, pushInterned, pushScalar } from './lazy.ts';
 import { setOwn } from '../interpreter/copy.ts';
 
@@ -60,7 +60,7 @@ export function encodeLuaValue(L: unknown, index: number): unknown {
   emptyTablesEncoded = 0;
   const at = lua.lua_absindex(L, index);
   if (lua.lua_type(L, at) !== lua.LUA_TTABLE) return encodeAt(L, at);
-  const encoded = encodeTable(L, lua.lua_topointer(L, at), new Set(), 1, false);
+  const encoded = encodeTable(L, tableAt(L, at), new Set(), 1, false);
   return encoded === EMPTY ? emptyArray() : encoded;
 }
 
@@ -85,7 +85,7 @@ function emptyArray(): unknown[] {
 export function encodeLuaValueDroppingEmptyTables(L: unknown, index: number, targetIsStruct: boolean): unknown {
   const at = lua.lua_absindex(L, index);
   if (lua.lua_type(L, at) !== lua.LUA_TTABLE) return encodeAt(L, at);
-  const encoded = encodeTable(L, lua.lua_topointer(L, at), new Set(), 1, true);
+  const encoded = encodeTable(L, tableAt(L, at), new Set(), 1, true);
   return encoded === EMPTY ? (targetIsStruct ? {} : []) : encoded;
 }
 
@@ -127,7 +127,7 @@ function typeName(L: unknown, type: number): string {
 // instead of through the stack API: lua_next plus a push and pop per entry were most of the encoding.
 
 /** A key's text: decoded once per fengari string object (keys repeat: interned on push, script constants). */
-function keyText(tstring: { realstring: Uint8Array }): string {
+function keyText(tstring: LuaString): string {
   const bytes = tstring.realstring;
   let text = decodedStrings.get(bytes);
   if (text === undefined) {
@@ -138,7 +138,7 @@ function keyText(tstring: { realstring: Uint8Array }): string {
 }
 
 /** A table entry's value (a fengari TValue), as encodeAt would encode it on the stack. */
-function encodeTValue(L: unknown, value: { type: number; value: any }, visited: Set<unknown>, depth: number, drop: boolean): unknown {
+function encodeTValue(L: unknown, value: LuaValue, visited: Set<unknown>, depth: number, drop: boolean): unknown {
   switch (value.type & 0x0f) { // lua_type: the type without its variant bits
     case lua.LUA_TBOOLEAN:
       return value.value;
@@ -154,10 +154,8 @@ function encodeTValue(L: unknown, value: { type: number; value: any }, visited: 
   }
 }
 
-interface TableEntry { key: { type: number; value: any }; value: { type: number; value: any }; n: TableEntry | undefined }
-
 /** A table's encoding, or EMPTY; `drop`: empty tables below it left out (encodeLuaValueDroppingEmptyTables). */
-function encodeTable(L: unknown, table: { f: TableEntry | undefined }, visited: Set<unknown>, depth: number, drop: boolean): unknown {
+function encodeTable(L: unknown, table: LuaTable, visited: Set<unknown>, depth: number, drop: boolean): unknown {
   if (visited.has(table)) throw new LuaEncodeError('cannot encode recursively nested tables to JSON');
   visited.add(table);
   // A table the script never touched holds nothing yet: encode its JS object directly.

@@ -40,14 +40,92 @@ export const lauxlib: any = fengariModule.lauxlib;
 export const lualib: any = fengariModule.lualib;
 export const to_luastring: (s: string, cache?: boolean) => Uint8Array = fengariModule.to_luastring;
 export const to_jsstring: (s: Uint8Array) => string = fengariModule.to_jsstring;
-/** fengari internals: values and tables (lazy.ts fills tables without the stack API; state.ts checks library tables). */
-export const lobject: any = require('fengari/src/lobject.js');
+const lobject: any = require('fengari/src/lobject.js');
 const lvm: any = require('fengari/src/lvm.js');
-export const ltable: any = require('fengari/src/ltable.js');
-export const fengariTypes: any = require('fengari/src/defs.js').constant_types;
-export const luaS_bless: (L: unknown, s: Uint8Array) => unknown = lstring.luaS_bless;
-/** The table hash of a fengari string (cached on it). */
-export const luaS_hashlongstr: (s: unknown) => string = lstring.luaS_hashlongstr;
+const ltable: any = require('fengari/src/ltable.js');
+const types: any = require('fengari/src/defs.js').constant_types;
+
+// --- fengari's internals, for lazy conversion (lazy.ts), result encoding (convert.ts), per-call globals
+// (sandbox.ts) and the check of library tables after a call (state.ts): typed here, used nowhere else ---
+
+/** A Lua value (lobject.js TValue): a type tag with variant bits, and its payload. */
+export interface LuaValue { type: number; value: any }
+/** A table entry (ltable.js): entries form a list in insertion order, and are keyed in `strong` by their key's hash. */
+export interface LuaTableEntry { key: LuaValue; value: LuaValue; n?: LuaTableEntry; p?: LuaTableEntry }
+/** A table (ltable.js Table), with the JS value lazy.ts keeps on a table it has not filled yet. */
+export interface LuaTable { strong: Map<unknown, LuaTableEntry>; f?: LuaTableEntry; l?: LuaTableEntry; metatable: LuaTable | null; flags: number; lazyValue?: object }
+/** A Lua string (lstring.js TString). */
+export interface LuaString { realstring: Uint8Array }
+
+/** Type tags of the values lazy conversion creates (fengari makes every string a long string). */
+export const VALUE_TYPE = { boolean: types.LUA_TBOOLEAN as number, float: types.LUA_TNUMFLT as number, integer: types.LUA_TNUMINT as number, string: types.LUA_TLNGSTR as number, table: types.LUA_TTABLE as number };
+
+export function luaValue(type: number, value: unknown): LuaValue {
+  return new lobject.TValue(type, value);
+}
+
+/** The table at a stack index. */
+export function tableAt(L: unknown, index: number): LuaTable {
+  return lua.lua_topointer(L, index);
+}
+
+export function newTable(L: unknown): LuaTable {
+  return ltable.luaH_new(L);
+}
+
+/**
+ * Appends an entry as ltable's `add` does (insertion-ordered list and hash Map), for a key not in the
+ * table, whose entries have never been removed (so there are no dead keys to forget).
+ */
+export function appendEntry(table: LuaTable, hash: unknown, key: LuaValue, value: LuaValue): void {
+  const entry: LuaTableEntry = { key, value, p: table.l, n: undefined };
+  if (table.l) table.l.n = entry;
+  else table.f = entry;
+  table.strong.set(hash, entry);
+  table.l = entry;
+}
+
+/** A table's entries by key hash. */
+export function tableEntries(table: LuaTable): Map<unknown, LuaTableEntry> {
+  return table.strong;
+}
+
+/** A new Lua string (through the memory budget, as every string fengari creates). */
+export function newString(L: unknown, bytes: Uint8Array): LuaString {
+  return lstring.luaS_bless(L, bytes);
+}
+
+/** A string's table hash (cached on the string). */
+export function stringHash(s: LuaString): unknown {
+  return lstring.luaS_hashlongstr(s);
+}
+
+export function pushString(L: unknown, s: LuaString): void {
+  lobject.pushsvalue2s(L, s);
+}
+
+/** Data kept per Lua state (on fengari's global state, shared by its threads). */
+export function stateData(L: any): Record<string, any> {
+  return L.l_G;
+}
+
+// A table's `flags` caches which metamethods it lacks; every write through the VM or lua_rawset resets it
+// to 0 (ltable's invalidateTMcache), and only a metatable's is ever read. Library tables are never
+// metatables, so a value no cache reaches (~0) marks "not written since checked".
+const CHECKED = ~0;
+
+export function markChecked(table: LuaTable): void {
+  table.flags = CHECKED;
+}
+
+export function writtenSinceChecked(table: LuaTable): boolean {
+  return table.flags !== CHECKED;
+}
+
+/** Records a write that bypassed the VM (lua_rawseti does not reset `flags`; table.sort writes that way). */
+export function markWritten(table: LuaTable): void {
+  ltable.invalidateTMcache(table);
+}
 
 // --- gopher-lua behaviour: lvm's OP_LEN and lapi call these through their modules' exports ---
 
@@ -77,7 +155,7 @@ lvm.tointeger = function truncatingToInteger(o: any): number | false {
 // Numbers print as gopher-lua prints them (Go's fmt), in tostring, `..` and string coercion.
 lobject.luaO_tostring = function tostringLikeGopherLua(L: unknown, obj: any): void {
   const text = obj.ttisinteger() ? String(obj.value) : luaNumberToString(obj.value);
-  obj.setsvalue(luaS_bless(L, to_luastring(text)));
+  obj.setsvalue(newString(L, to_luastring(text)));
 };
 
 /** fengari's table internals that the length below reads (ltable.js Table and its entry list). */

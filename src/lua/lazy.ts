@@ -7,9 +7,7 @@
 // and a table is plain before any of its contents is observed, so scripts behave exactly as with eager
 // conversion. encodeLuaValue (convert.ts) encodes a table that
 // was never touched straight from its JS value.
-import { fengariTypes as T, lua, lauxlib, lobject, ltable, luaS_bless, luaS_hashlongstr, to_luastring } from './fengari.ts';
-
-const TValue = lobject.TValue;
+import { appendEntry, lua, lauxlib, luaValue, markWritten, newString, newTable, pushString, stateData, stringHash, tableAt, to_luastring, VALUE_TYPE, type LuaString, type LuaTable, type LuaValue } from './fengari.ts';
 
 // Materialization writes entries into fengari's table objects directly: through the API every entry
 // is two pushes and a lua_rawset, and luaH_setfrom hashes, looks up and clears dead keys per entry.
@@ -19,8 +17,8 @@ const TValue = lobject.TValue;
  * itself (one property, cheaper than a WeakMap entry per table). It is set to undefined, not deleted,
  * when the table is materialized (deleting would change the object's shape).
  */
-export function lazyValueOf(table: object): object | undefined {
-  return (table as { lazyValue?: object }).lazyValue;
+export function lazyValueOf(table: LuaTable): object | undefined {
+  return table.lazyValue;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
@@ -29,12 +27,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: false });
 // the same objects polled again). fengari makes a new string object per push and re-hashes it on every
 // table store; reusing one immutable string object per text (its hash is cached on it) saves that.
 const KEY_CACHE_LIMIT = 8192;
-const keyCache = new Map<string, unknown>();
+const keyCache = new Map<string, LuaString>();
 
-function interned(L: unknown, text: string): unknown {
+function interned(L: unknown, text: string): LuaString {
   let string = keyCache.get(text);
   if (string === undefined) {
-    string = luaS_bless(L, to_luastring(text));
+    string = newString(L, to_luastring(text));
     if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
     if (text.length <= 128) keyCache.set(text, string);
   }
@@ -42,7 +40,7 @@ function interned(L: unknown, text: string): unknown {
 }
 
 export function pushInterned(L: unknown, text: string): void {
-  lobject.pushsvalue2s(L, interned(L, text));
+  pushString(L, interned(L, text));
 }
 
 /**
@@ -72,7 +70,7 @@ function pushValue(L: any, value: unknown, meta: number): void {
     lua.lua_createtable(L, 0, 0);
     lua.lua_pushvalue(L, meta);
     lua.lua_setmetatable(L, -2);
-    (lua.lua_topointer(L, -1) as { lazyValue?: object }).lazyValue = value as object;
+    tableAt(L, -1).lazyValue = value as object;
   } else {
     throw new TypeError(`cannot pass a ${typeof value} to Lua`);
   }
@@ -83,12 +81,12 @@ function pushValue(L: any, value: unknown, meta: number): void {
  * metatable at registry reference `metaRef`; kept on fengari's global state object, shared by its threads.
  */
 export function useLazyResults(L: any, metaRef: number): void {
-  L.l_G.lazyResultsMetaRef = metaRef;
+  stateData(L).lazyResultsMetaRef = metaRef;
 }
 
 /** The metatable reference useLazyResults gave this state, or undefined: push results eagerly. */
 export function lazyResultsMetaRef(L: any): number | undefined {
-  return L.l_G.lazyResultsMetaRef;
+  return stateData(L).lazyResultsMetaRef;
 }
 
 /** Pushes `value` as pushJson would, lazily; `metaRef` is the registry reference from createLazyMetatable. */
@@ -104,35 +102,23 @@ export function pushLazyJson(L: any, value: unknown, metaRef: number): void {
 }
 
 /** The TValue pushValue would push for a non-null `item` (objects and arrays: new lazy tables). */
-function toTValue(L: any, item: unknown, meta: object): any {
+function toTValue(L: any, item: unknown, meta: LuaTable): LuaValue {
   switch (typeof item) {
     case 'boolean':
-      return new TValue(T.LUA_TBOOLEAN, item);
+      return luaValue(VALUE_TYPE.boolean, item);
     case 'number': // lua_pushnumber: always a float
-      return new TValue(T.LUA_TNUMFLT, item);
-    case 'string': // fengari makes every string a long string
-      return new TValue(T.LUA_TLNGSTR, interned(L, item));
+      return luaValue(VALUE_TYPE.float, item);
+    case 'string':
+      return luaValue(VALUE_TYPE.string, interned(L, item));
     case 'object': {
-      const table = ltable.luaH_new(L);
+      const table = newTable(L);
       table.metatable = meta;
-      table.lazyValue = item;
-      return new TValue(T.LUA_TTABLE, table);
+      table.lazyValue = item as object;
+      return luaValue(VALUE_TYPE.table, table);
     }
     default:
       throw new TypeError(`cannot pass a ${typeof item} to Lua`);
   }
-}
-
-/**
- * Appends an entry to a table as fengari's ltable `add` does (insertion-ordered list + hash Map), for a
- * table that has never had a key (so no dead keys to forget) and a hash not in it yet.
- */
-export function appendEntry(table: any, hash: unknown, key: any, value: any): void {
-  const entry = { key, value, p: table.l, n: undefined };
-  if (table.l) table.l.n = entry;
-  else table.f = entry;
-  table.strong.set(hash, entry);
-  table.l = entry;
 }
 
 /**
@@ -145,27 +131,27 @@ export function appendEntry(table: any, hash: unknown, key: any, value: any): vo
  * own UTF-8 sequence.
  */
 export function materialize(L: any, index: number): void {
-  const table = lua.lua_topointer(L, index);
+  const table = tableAt(L, index);
   const value = lazyValueOf(table);
   if (value === undefined) return;
   table.lazyValue = undefined;
-  const meta = table.metatable;
+  const meta = table.metatable!;
   if (Array.isArray(value)) {
     let position = 0;
     for (const item of value) {
       if (item === null || item === undefined) continue;
       position++;
-      appendEntry(table, position, new TValue(T.LUA_TNUMINT, position), toTValue(L, item, meta));
+      appendEntry(table, position, luaValue(VALUE_TYPE.integer, position), toTValue(L, item, meta));
     }
   } else {
     for (const key of Object.keys(value)) {
       const item = (value as Record<string, unknown>)[key];
       if (item === null || item === undefined) continue;
       const string = interned(L, key);
-      appendEntry(table, luaS_hashlongstr(string), new TValue(T.LUA_TLNGSTR, string), toTValue(L, item, meta));
+      appendEntry(table, stringHash(string), luaValue(VALUE_TYPE.string, string), toTValue(L, item, meta));
     }
   }
-  ltable.invalidateTMcache(table);
+  markWritten(table);
   table.metatable = null;
 }
 

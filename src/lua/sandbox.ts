@@ -1,15 +1,13 @@
 // A fengari lua_State set up as Karmada's sandbox (luavm/lua.go setLib + pkg/util/lifted/lua):
 // only the libraries and functions gopher-lua opens there, Lua 5.1 names, the listed base functions
 // raising "not supported", safe string/os/package libraries and `require("kube")`.
-import { lobject, lua, lauxlib, lualib, ltable, to_luastring } from './fengari.ts';
+import { appendEntry, lua, lauxlib, lualib, luaValue, markWritten, tableAt, tableEntries, to_luastring, type LuaTable } from './fengari.ts';
 import { goFrexp, goIntOf, goLdexp, goModf, goPow } from '../go/math.ts';
 import { decodeRune, encodeRune } from '../go/utf8.ts';
 import { formatArgumentCount, luaStringFormat, type FormatArg } from './string-format.ts';
 import { luaNumberToString } from './numbers.ts';
 import { openKube } from './kube.ts';
-import { appendEntry, materialize, pushInterned } from './lazy.ts';
-
-const TValue = lobject.TValue;
+import { materialize, pushInterned } from './lazy.ts';
 import { OS_FUNCTIONS } from './os-lib.ts';
 import { gopherToNumber } from './to-number.ts';
 
@@ -557,7 +555,7 @@ const tableSort: CFunction = (L) => {
     lua.lua_rawseti(L, 1, i + 1);
   });
   // lua_rawseti, unlike the VM's writes, does not mark the table written (state.ts relies on the mark).
-  ltable.invalidateTMcache(lua.lua_topointer(L, 1));
+  markWritten(tableAt(L, 1));
   return 0;
 };
 
@@ -763,15 +761,14 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
  * functions in the globals table itself, so a script that assigns to a global named like one (Karmada's
  * FlinkDeployment script uses `error` as a variable) and later assigns nil removes it, and `pairs(_G)`
  * lists every library; an environment inheriting through `__index` would bring the built-in back instead.
- * The entries are appended to fengari's table object directly (36 of them; through the API each would
- * be two pushes and a rawset), with keys and values as new TValues: fengari marks a deleted key's
- * TValue dead in place, so the copy must not share them with `base`.
+ * The entries are appended to the new table directly, with keys and values as new values: fengari marks
+ * a deleted key's value dead in place, so the copy must not share them with `base`.
  */
-export function pushFreshGlobals(L: any, base: any): void {
+export function pushFreshGlobals(L: any, base: LuaTable): void {
   lua.lua_createtable(L, 0, 0);
-  const globals = lua.lua_topointer(L, -1);
-  for (const [hash, entry] of base.strong as Map<unknown, { key: any; value: any }>) {
-    appendEntry(globals, hash, new TValue(entry.key.type, entry.key.value), new TValue(entry.value.type, entry.value.value));
+  const globals = tableAt(L, -1);
+  for (const [hash, entry] of tableEntries(base)) {
+    appendEntry(globals, hash, luaValue(entry.key.type, entry.key.value), luaValue(entry.value.type, entry.value.value));
   }
   pushInterned(L, '_G');
   lua.lua_pushvalue(L, -2);

@@ -2,7 +2,7 @@
 // environment, the deadline/memory guard in a count hook, and restoration of anything a script
 // changed in the shared library tables.
 import { getHeapStatistics } from 'node:v8';
-import { lua, lauxlib, to_luastring, observeStringAllocations } from './fengari.ts';
+import { lua, lauxlib, markChecked, observeStringAllocations, tableAt, tableEntries, to_luastring, writtenSinceChecked, type LuaTable } from './fengari.ts';
 import { openSandbox, luaToJsString, pushFreshGlobals, type SandboxHandles } from './sandbox.ts';
 import { LuaScriptError } from './errors.ts';
 import { toLua53Source } from './source.ts';
@@ -18,8 +18,6 @@ const STRING_BYTES_PER_MEMORY_CHECK = 8 * 1024 * 1024;
 const CHUNK_NAME = to_luastring('=<string>');
 /** Compiled chunks kept per state (least recently used dropped first). */
 export const MAX_CHUNKS_PER_STATE = 512;
-/** A protected table's `flags` after its check: any write through the VM or lua_rawset resets it to 0. */
-const CLEAN = ~0;
 
 export interface CallLimits {
   deadline: number; // performance.now() value
@@ -29,7 +27,7 @@ export interface CallLimits {
 
 export type CallBody = (L: any) => void;
 
-interface TableSnapshot { table: any; entries: Array<[unknown, number, unknown]>; shadowRef: number; ref: number }
+interface TableSnapshot { table: LuaTable; entries: Array<[unknown, number, unknown]>; shadowRef: number; ref: number }
 
 function heapInUse(): number {
   const stats = getHeapStatistics();
@@ -40,7 +38,7 @@ export class LuaState {
   readonly L: any;
   private readonly handles: SandboxHandles;
   /** fengari's table object behind handles.baseRef, copied into each call's globals. */
-  private readonly baseTable: object;
+  private readonly baseTable: LuaTable;
   private readonly chunks = new Map<string, number>();
   private readonly snapshots: TableSnapshot[] = [];
   private limits: CallLimits | undefined;
@@ -64,7 +62,7 @@ export class LuaState {
     this.L = L;
     this.handles = openSandbox(L, () => this.print);
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.handles.baseRef);
-    this.baseTable = lua.lua_topointer(L, -1);
+    this.baseTable = tableAt(L, -1);
     lua.lua_pop(L, 1);
     lua.lua_atnativeerror(L, (Ls: any) => {
       // A JS exception inside a Lua call (our conversion code, a RangeError...): keep it for the
@@ -78,7 +76,7 @@ export class LuaState {
     if (!eagerConversion) useLazyResults(L, this.lazyMetaRef);
     lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_INSTRUCTIONS);
     for (const ref of this.handles.protectedRefs) this.snapshots.push(this.snapshot(ref));
-    for (const snapshot of this.snapshots) snapshot.table.flags = CLEAN;
+    for (const snapshot of this.snapshots) markChecked(snapshot.table);
   }
 
   /** Compiles `script` in this state (once); returns the registry reference of the chunk. */
@@ -225,22 +223,14 @@ export class LuaState {
 
   // --- protecting the shared library tables -------------------------------------------------------
   // Scripts may assign into string/table/math/os/package/kube or the base table (Karmada allows it and
-  // keeps the change in its pooled state). After every call each table is checked against a snapshot
-  // through fengari's Table internals (a Map of hash -> {key, value}), and only a changed table is
-  // rebuilt through the public API from a shadow copy.
-  //
-  // The check is usually a flag read: every write into a table through the VM (settable) or lua_rawset
-  // runs ltable's invalidateTMcache, which sets the table's `flags` (its cache of absent metamethods,
-  // only read when the table is a metatable, which these never are) to 0. We set it to CLEAN (~0, a new
-  // table's value, which the cache never reaches on its own: it only sets bits of the ~25 events) after
-  // each check, so a table still CLEAN, of the snapshot's size, has not been written. lua_rawseti does
-  // not invalidate: table.sort (sandbox.ts) marks the table it rewrites; fengari's other raw integer
-  // writes only touch the registry or tables they just created.
+  // keeps the change in its pooled state). After every call each table is compared with a snapshot of
+  // its entries and only a changed table is rebuilt, through the public API, from a shadow copy. A table
+  // not written since its last check (fengari.ts writtenSinceChecked) is skipped without comparing.
 
   private snapshot(ref: number): TableSnapshot {
     const L = this.L;
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
-    const table = lua.lua_topointer(L, -1);
+    const table = tableAt(L, -1);
     lua.lua_createtable(L, 0, 0);
     lua.lua_pushnil(L);
     while (lua.lua_next(L, -3) !== 0) {
@@ -251,15 +241,15 @@ export class LuaState {
     const shadowRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
     lua.lua_pop(L, 1);
     const entries: Array<[unknown, number, unknown]> = [];
-    for (const [hash, entry] of (table.strong as Map<unknown, any>)) entries.push([hash, entry.value.type, entry.value.value]);
+    for (const [hash, entry] of tableEntries(table)) entries.push([hash, entry.value.type, entry.value.value]);
     return { table, entries, shadowRef, ref };
   }
 
   private isUnchanged(snapshot: TableSnapshot): boolean {
     const table = snapshot.table;
-    const strong = table.strong as Map<unknown, any>;
+    const strong = tableEntries(table);
     if (strong.size !== snapshot.entries.length) return false;
-    if (table.flags === CLEAN) return true;
+    if (!writtenSinceChecked(table)) return true;
     for (const [hash, type, value] of snapshot.entries) {
       const entry = strong.get(hash);
       if (entry === undefined || entry.value.type !== type || entry.value.value !== value) return false;
@@ -295,10 +285,10 @@ export class LuaState {
       lua.lua_settop(L, 0);
       // Entries were re-created: take a fresh fingerprint.
       const entries: Array<[unknown, number, unknown]> = [];
-      for (const [hash, entry] of (snapshot.table.strong as Map<unknown, any>)) entries.push([hash, entry.value.type, entry.value.value]);
+      for (const [hash, entry] of tableEntries(snapshot.table)) entries.push([hash, entry.value.type, entry.value.value]);
       snapshot.entries = entries;
     }
-    for (const snapshot of this.snapshots) snapshot.table.flags = CLEAN;
+    for (const snapshot of this.snapshots) markChecked(snapshot.table);
   }
 
   close(): void {
