@@ -80,7 +80,7 @@ async function execute(args: string[], deps: PreserveDeps): Promise<number> {
   try {
     status = await deps.reflect(observed);
   } catch (error) {
-    throw new Error(`InterpretStatus failed for ${describe(observed)}: ${(error as Error).message}`);
+    throw new Error(`InterpretStatus failed for ${describe(observed)}: ${(error as Error).message}`, { cause: error });
   }
   const result = evaluatePreservation(rules, status, { clusterName: values.cluster });
   process.stdout.write(values.output === 'json' ? formatJson(result) : formatText(result, rules.length));

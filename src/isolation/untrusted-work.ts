@@ -104,7 +104,7 @@ export class UntrustedWork implements CustomizationRuntime {
     try {
       reply = await this.pool.run<WorkerReply>({ type: 'preserve', rules, status }, { key: 'preserve', timeoutMs: this.preserveTimeoutMs });
     } catch (error) {
-      if (error instanceof WorkerTaskError) throw new Error(`evaluating the state preservation rules ${error.message}`);
+      if (error instanceof WorkerTaskError) throw new Error(`evaluating the state preservation rules ${error.message}`, { cause: error });
       throw error;
     }
     if (!reply.ok) throw new Error(reply.error.message);

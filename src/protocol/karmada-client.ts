@@ -91,7 +91,7 @@ export class WebhookClient {
     try {
       body = JSON.parse(text) as InterpreterContext;
     } catch (error) {
-      throw new Error(`failed to decode webhook response: ${(error as Error).message}`);
+      throw new Error(`failed to decode webhook response: ${(error as Error).message}`, { cause: error });
     }
     const problem = verifyResponse(context.request!, body);
     if (problem) throw new Error(problem);

@@ -42,7 +42,7 @@ export function urlTarget(url: string, options: { ca?: string; timeoutSeconds?: 
       try {
         return JSON.parse(text) as InterpreterContext;
       } catch (error) {
-        throw new Error(`${url} answered something that is not JSON: ${(error as Error).message}`);
+        throw new Error(`${url} answered something that is not JSON: ${(error as Error).message}`, { cause: error });
       }
     },
     close: () => client.close(),

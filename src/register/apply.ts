@@ -56,7 +56,7 @@ export async function applyWebhookConfiguration(kubeConfig: KubeConfig, desired:
 /** Turns client-node's ApiException (whose message is the whole response) into one readable line. */
 export function describeApiError(error: unknown, what: string, rights: string): Error {
   if (!(error instanceof ApiException)) return error as Error;
-  let message = '';
+  let message: string;
   try {
     const body = typeof error.body === 'string' ? JSON.parse(error.body) : error.body;
     message = body?.message ?? '';

@@ -36,7 +36,7 @@ export async function readCaBundle(source: CaSource): Promise<{ file: string; pe
     try {
       new X509Certificate(block);
     } catch (error) {
-      throw new Error(`${file}: unreadable certificate: ${(error as Error).message}`);
+      throw new Error(`${file}: unreadable certificate: ${(error as Error).message}`, { cause: error });
     }
   }
   return { file, pem: blocks.join('\n') + '\n' };

@@ -65,7 +65,7 @@ export async function selfSignedFiles(extraSans: string[], explicitDir?: string,
     try {
       return await inDirectory(setDirectory(base, extraSans), extraSans, now);
     } catch (error) {
-      if (explicitDir) throw new Error(`--self-signed-dir ${explicitDir}: ${(error as Error).message}`);
+      if (explicitDir) throw new Error(`--self-signed-dir ${explicitDir}: ${(error as Error).message}`, { cause: error });
       lastError = error;
     }
   }

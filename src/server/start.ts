@@ -177,7 +177,7 @@ export async function startServing(config: ServeConfig) {
       exclude = parseSelectors(config.register.excludeKinds ?? [], served, 'served kind');
     } catch (error) {
       await loaded.close();
-      throw new Error(`--register-kinds/--register-exclude-kinds: ${(error as Error).message}`);
+      throw new Error(`--register-kinds/--register-exclude-kinds: ${(error as Error).message}`, { cause: error });
     }
     registrar = new Registrar(() => filterKinds(loaded.registry.served(), include, exclude), { ...config.register, certFile }, logger, {}, (result) => registrations.inc({ result }));
   }

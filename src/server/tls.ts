@@ -23,13 +23,13 @@ export async function readKeyPair(certFile: string, keyFile: string): Promise<Ke
   try {
     x509 = new X509Certificate(cert);
   } catch (error) {
-    throw new Error(`${certFile} is not a PEM certificate: ${(error as Error).message}`);
+    throw new Error(`${certFile} is not a PEM certificate: ${(error as Error).message}`, { cause: error });
   }
   let privateKey;
   try {
     privateKey = createPrivateKey(key);
   } catch (error) {
-    throw new Error(`${keyFile} is not a PEM private key: ${(error as Error).message}`);
+    throw new Error(`${keyFile} is not a PEM private key: ${(error as Error).message}`, { cause: error });
   }
   if (!x509.checkPrivateKey(privateKey)) throw new Error(`${keyFile} does not match the certificate in ${certFile}`);
   return { cert, key, notAfter: new Date(x509.validTo), fingerprint: createHash('sha256').update(cert + key).digest('hex') };

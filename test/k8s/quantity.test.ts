@@ -416,7 +416,7 @@ describe('asApproximateFloat64 (float(unscaled) * math.Pow10(scale) over Go\'s s
     ['1k', 1000],
     ['-250m', -0.25],
     ['1n', 1e-9],
-    ['8Ei', 9223372036854775807],
+    ['8Ei', Number('9223372036854775807')],
     ['1e21', 1e21],
   ] as const)('%s ~ %d', (input, expected) => {
     expect(Quantity.parse(input).asApproximateFloat64()).toBe(expected);

@@ -62,7 +62,7 @@ describe('lazy conversion gives what eager conversion gives', () => {
         try {
           if ((await pair.same(field, script, input)).ok) succeeded++;
         } catch (err) {
-          throw new Error(`${input.label}: ${(err as Error).message}`);
+          throw new Error(`${input.label}: ${(err as Error).message}`, { cause: err });
         }
       }
       expect(succeeded).toBeGreaterThan(0);

@@ -66,7 +66,7 @@ describe('lazy conversion against eager conversion on random inputs and scripts'
         const outcome = await pair.same('replicaRevision', script, { object, replicas: 1 });
         outcomes[outcome.ok ? 'ok' : 'error']++;
       } catch (err) {
-        throw new Error(`case ${i}\n${JSON.stringify(object)}\n${script}\n${(err as Error).message}`);
+        throw new Error(`case ${i}\n${JSON.stringify(object)}\n${script}\n${(err as Error).message}`, { cause: err });
       }
     }
     // Both kinds occur (writes of 0/0, shared tables and mixed keys make encoding errors).

@@ -56,7 +56,10 @@ function mutate(seed: unknown, mutations: Mutation[]): unknown {
         break;
       default:
         if (last === undefined) doc = m.how === 'delete' ? undefined : m.value;
-        else if (m.how === 'delete') Array.isArray(parent) ? parent.splice(last as number, 1) : delete parent[last];
+        else if (m.how === 'delete') {
+          if (Array.isArray(parent)) parent.splice(last as number, 1);
+          else delete parent[last];
+        }
         else if (m.how === 'replace') parent[last] = m.value;
         else parent[last] = typeof current === 'number' ? String(current) : typeof current === 'string' ? Number(current.length) : Array.isArray(current) ? {} : current && typeof current === 'object' ? [] : current === null ? {} : null;
     }
