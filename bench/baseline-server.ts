@@ -12,7 +12,8 @@ const sizes = JSON.parse(readFileSync(sizesFile!, 'utf8')) as Record<string, num
 
 /** `{"apiVersion":…,"response":{"uid":…,"successful":true,"patch":"AAAA…"}}` padded to exactly `size` bytes. */
 function fixedAnswer(size: number): Buffer {
-  const head = '{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","response":{"uid":"00000000-0000-0000-0000-000000000000","successful":true,"patch":"';
+  const head =
+    '{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","response":{"uid":"00000000-0000-0000-0000-000000000000","successful":true,"patch":"';
   const tail = '"}}';
   return Buffer.from(head + 'A'.repeat(Math.max(0, size - head.length - tail.length)) + tail);
 }

@@ -22,7 +22,11 @@ const COMPARE = process.env.BENCH_COMPARE;
 const CLI = 'dist/src/cli.js';
 // Karmada's own in-process Lua on this machine kind (gopher-lua, script compiled on every call), from
 // the project's issue on hard bounds; Karmada itself cannot run here (no Go toolchain).
-const KARMADA_IN_PROCESS_MS: Record<string, number> = { 'cloneset-interprethealth': 0.08, 'cloneset-aggregatestatus': 0.58, 'cloneset-aggregatestatus-50': 1.9 };
+const KARMADA_IN_PROCESS_MS: Record<string, number> = {
+  'cloneset-interprethealth': 0.08,
+  'cloneset-aggregatestatus': 0.58,
+  'cloneset-aggregatestatus-50': 1.9,
+};
 
 const log = (message: string) => process.stdout.write(`${message}\n`);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -80,7 +84,10 @@ async function main(): Promise<void> {
   // Start-up again (a second and third start of each TypeScript/Lua server), for a median.
   for (const [prefix, cli] of builds) {
     for (let i = 0; i < 2; i++) {
-      for (const [name, args] of [['typescript', tls], ['lua', [...tls, '--customizations', 'bench/customizations']]] as Array<[string, string[]]>) {
+      for (const [name, args] of [
+        ['typescript', tls],
+        ['lua', [...tls, '--customizations', 'bench/customizations']],
+      ] as Array<[string, string[]]>) {
         const server = await startChildServer({ name: `${prefix}${name}`, cli, args, logFile: join(work, 'startup.log') });
         ready[server.name]!.push(server.readyMs);
         await server.stop();
@@ -110,8 +117,16 @@ async function main(): Promise<void> {
 
   const lines: string[] = [];
   lines.push(`# Benchmark results`, '');
-  lines.push(`${new Date().toISOString()} · ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length} · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.version} · load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);
-  lines.push('', `Round trips on one keep-alive HTTPS connection, one request at a time; ${ROUNDS} rounds × ${REQUESTS} requests per case and server (a quarter for 50 clusters), servers alternating. Milliseconds; ratio = median against the bare baseline's median for the same request.`, '');
+  lines.push(
+    `${new Date().toISOString()} · ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length} · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.version} · load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at the end`,
+  );
+  lines.push(
+    '',
+    `Round trips on one keep-alive HTTPS connection, one request at a time; ${ROUNDS} rounds × ${REQUESTS} requests per case and server (a quarter for 50 clusters), servers alternating. Milliseconds; ratio = median against the bare baseline's median for the same request.`,
+    '',
+  );
   const serverNames = targets.map((t) => t.server.name).filter((n) => n !== 'baseline');
   lines.push(`| case | bytes | baseline p50 | ${serverNames.map((n) => `${n} p50 (× baseline) · p99`).join(' | ')} |`);
   lines.push(`|---|---|---|${serverNames.map(() => '---').join('|')}|`);
@@ -122,10 +137,15 @@ async function main(): Promise<void> {
       if (!list) return '–';
       return `${median(list).toFixed(3)} (${(median(list) / median(base)).toFixed(2)}×) · ${quantile(list, 0.99).toFixed(2)}`;
     });
-    lines.push(`| ${c.target.replace('apps.kruise.io ', '').replace('argoproj.io ', '')} ${c.operation} | ${c.body.length} | ${median(base).toFixed(3)} | ${cells.join(' | ')} |`);
+    lines.push(
+      `| ${c.target.replace('apps.kruise.io ', '').replace('argoproj.io ', '')} ${c.operation} | ${c.body.length} | ${median(base).toFixed(3)} | ${cells.join(' | ')} |`,
+    );
   }
   lines.push('', '## Against Karmada in-process', '');
-  lines.push("Karmada's own Lua runs in its controller's process: no transport. Our time here is the round trip less the bare baseline's round trip for the same request (what the webhook adds over the transport Karmada pays for any webhook).", '');
+  lines.push(
+    "Karmada's own Lua runs in its controller's process: no transport. Our time here is the round trip less the bare baseline's round trip for the same request (what the webhook adds over the transport Karmada pays for any webhook).",
+    '',
+  );
   lines.push(`| case | Karmada in-process | ${serverNames.join(' | ')} |`);
   lines.push(`|---|---|${serverNames.map(() => '---').join('|')}|`);
   for (const c of cases.filter(isCloneSet)) {

@@ -43,7 +43,9 @@ export async function startChildServer(options: { name: string; cli: string; arg
   const started = performance.now();
   const logFd = openSync(options.logFile, 'w');
   const port = await freePort();
-  const child = spawn(process.execPath, [options.cli, 'serve', '--port', String(port), '--host', '127.0.0.1', ...options.args], { stdio: ['ignore', logFd, logFd] });
+  const child = spawn(process.execPath, [options.cli, 'serve', '--port', String(port), '--host', '127.0.0.1', ...options.args], {
+    stdio: ['ignore', logFd, logFd],
+  });
   closeSync(logFd);
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
@@ -74,11 +76,14 @@ export function keepAliveAgent(): Agent {
 /** One HTTPS POST. */
 export function post(port: number, path: string, body: string, agent?: Agent): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent, rejectUnauthorized: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent, rejectUnauthorized: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

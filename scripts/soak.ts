@@ -49,7 +49,12 @@ const requests = [
   { method: 'POST', path: '/interpret?timeout=10s', headers: JSON_HEADERS, body: unknownKind },
   { method: 'POST', path: '/interpret', headers: JSON_HEADERS, body: '{"request": {"uid": "broken"' },
   { method: 'POST', path: '/interpret', headers: { 'content-type': 'text/plain' }, body: valid[0]! },
-  { method: 'POST', path: '/interpret', headers: JSON_HEADERS, body: '{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","request":{"uid":"x"}}' },
+  {
+    method: 'POST',
+    path: '/interpret',
+    headers: JSON_HEADERS,
+    body: '{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","request":{"uid":"x"}}',
+  },
   { method: 'GET', path: '/readyz' },
 ];
 
@@ -80,7 +85,9 @@ function troughRise(values: number[]): { from: number; to: number; rise: number 
 // Info level as in production (one log line per request), so logging is part of what is soaked.
 // The old-space limit of a pod with the manifests' 512Mi memory limit, so the garbage collector works as
 // hard as it would there and the heap samples show what is live rather than what V8 had no reason to free.
-const server = await spawnServer(['--log-level', 'info'], { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${process.env.SOAK_MAX_OLD_SPACE_MIB ?? '256'}`.trim() });
+const server = await spawnServer(['--log-level', 'info'], {
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${process.env.SOAK_MAX_OLD_SPACE_MIB ?? '256'}`.trim(),
+});
 const pid = server.child.pid!;
 process.stdout.write(`soak: ${minutes} min, ${connections} connections, ${requests.length} request shapes, server pid ${pid} on port ${server.port}\n`);
 
@@ -92,9 +99,16 @@ async function sample() {
   server.logs.length = 0; // the helper keeps parsed log lines; we do not need them
   const metrics = await send(server, { path: '/metrics' });
   const heap = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(metrics.body);
-  const s: Sample = { minute: (performance.now() - startedAt) / 60_000, rssMiB: rssMiB(pid), heapMiB: heap ? Number(heap[1]) / 2 ** 20 : NaN, requests: completed };
+  const s: Sample = {
+    minute: (performance.now() - startedAt) / 60_000,
+    rssMiB: rssMiB(pid),
+    heapMiB: heap ? Number(heap[1]) / 2 ** 20 : NaN,
+    requests: completed,
+  };
   samples.push(s);
-  process.stdout.write(`  t=${s.minute.toFixed(1).padStart(5)} min  rss=${s.rssMiB.toFixed(1).padStart(6)} MiB  heap=${s.heapMiB.toFixed(1).padStart(6)} MiB  requests=${s.requests}\n`);
+  process.stdout.write(
+    `  t=${s.minute.toFixed(1).padStart(5)} min  rss=${s.rssMiB.toFixed(1).padStart(6)} MiB  heap=${s.heapMiB.toFixed(1).padStart(6)} MiB  requests=${s.requests}\n`,
+  );
 }
 
 const options = {
@@ -114,7 +128,11 @@ instance.on('response', () => (completed += 1));
 instance.on('reqMismatch', () => (malformed += 1));
 await sample();
 const timer = setInterval(() => void sample(), sampleMs);
-const result = (await instance) as Awaited<typeof instance> & { latency: { p50: number; p99: number; max: number }; mismatches?: number; requests: { average: number } };
+const result = (await instance) as Awaited<typeof instance> & {
+  latency: { p50: number; p99: number; max: number };
+  mismatches?: number;
+  requests: { average: number };
+};
 clearInterval(timer);
 await sample();
 await server.stop();

@@ -72,38 +72,162 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { flag: 'tls-cert-file', env: 'KARMADA_INTERPRETER_TLS_CERT_FILE', help: 'serving certificate (PEM); needs --tls-key-file' },
   { flag: 'tls-key-file', env: 'KARMADA_INTERPRETER_TLS_KEY_FILE', help: 'serving private key (PEM); needs --tls-cert-file' },
   { flag: 'tls-san', env: 'KARMADA_INTERPRETER_TLS_SAN', multiple: true, help: 'extra DNS name or IP for the generated self-signed certificate (repeatable)' },
-  { flag: 'self-signed-dir', env: 'KARMADA_INTERPRETER_SELF_SIGNED_DIR', help: 'where the generated self-signed CA and certificate are kept and reused between starts [default: $XDG_CACHE_HOME or ~/.cache, then $TMPDIR, + /karmada-interpreter-webhook]' },
-  { flag: 'customizations', env: 'KARMADA_INTERPRETER_CUSTOMIZATIONS', multiple: true, help: 'directory of ResourceInterpreterCustomization files (repeatable, recursive, reloaded on change); must exist at start (exit 2 otherwise)' },
-  { flag: 'examples', env: 'KARMADA_INTERPRETER_EXAMPLES', multiple: true, help: 'also serve shipped Lua examples: all, or kinds (Rollout.argoproj.io, ScaledObject.keda.sh) [default: none]' },
+  {
+    flag: 'self-signed-dir',
+    env: 'KARMADA_INTERPRETER_SELF_SIGNED_DIR',
+    help: 'where the generated self-signed CA and certificate are kept and reused between starts [default: $XDG_CACHE_HOME or ~/.cache, then $TMPDIR, + /karmada-interpreter-webhook]',
+  },
+  {
+    flag: 'customizations',
+    env: 'KARMADA_INTERPRETER_CUSTOMIZATIONS',
+    multiple: true,
+    help: 'directory of ResourceInterpreterCustomization files (repeatable, recursive, reloaded on change); must exist at start (exit 2 otherwise)',
+  },
+  {
+    flag: 'examples',
+    env: 'KARMADA_INTERPRETER_EXAMPLES',
+    multiple: true,
+    help: 'also serve shipped Lua examples: all, or kinds (Rollout.argoproj.io, ScaledObject.keda.sh) [default: none]',
+  },
   { flag: 'log-level', env: 'KARMADA_INTERPRETER_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug (bodies) or trace' },
   { flag: 'body-limit', env: 'KARMADA_INTERPRETER_BODY_LIMIT', default: '8MiB', help: 'largest request body, e.g. 8MiB, 512KiB, 1000000' },
-  { flag: 'inflight-body-limit', env: 'KARMADA_INTERPRETER_INFLIGHT_BODY_LIMIT', default: '32MiB', help: 'request bytes received and held at once across calls; a body beyond it pauses until answers free room (the oldest arriving body always proceeds)' },
-  { flag: 'body-idle-timeout', env: 'KARMADA_INTERPRETER_BODY_IDLE_TIMEOUT', default: '5s', help: 'a request body that stops arriving this long is cut (answered 408, connection closed); Go duration' },
-  { flag: 'lua-timeout', env: 'KARMADA_INTERPRETER_LUA_TIMEOUT', default: '1s', help: 'time limit of one Lua call (Karmada uses 1s); a call still running 250ms past it has its worker thread terminated. Durations take Go syntax: 500ms, 1.5s, 1m30s, 1h' },
-  { flag: 'lua-workers', env: 'KARMADA_INTERPRETER_LUA_WORKERS', default: 'auto', help: 'worker threads for Lua customizations and state-preservation JSONPath [auto: CPUs, 2-8]' },
-  { flag: 'lua-memory-limit', env: 'KARMADA_INTERPRETER_LUA_MEMORY_LIMIT', default: '128MiB', help: 'memory one Lua call may take in its worker; past it the call fails (and a worker that keeps growing is terminated)' },
-  { flag: 'metrics-bind-address', env: 'KARMADA_INTERPRETER_METRICS_BIND_ADDRESS', help: 'HOST:PORT (or :PORT) for a plain-HTTP listener with /metrics, /healthz and /readyz, for Prometheus without the webhook TLS [default: off]' },
-  { flag: 'shutdown-delay', env: 'KARMADA_INTERPRETER_SHUTDOWN_DELAY', default: '0s', help: 'on SIGTERM, keep serving (unready) this long so endpoints drop us first (Go duration)' },
-  { flag: 'shutdown-timeout', env: 'KARMADA_INTERPRETER_SHUTDOWN_TIMEOUT', default: '20s', help: 'on SIGTERM, longest wait for in-flight requests (Go duration)' },
-  { flag: 'record', env: 'KARMADA_INTERPRETER_RECORD', help: 'write every interpreter exchange to this directory as one JSON file, secrets redacted (docs/recording.md)' },
-  { flag: 'record-max-files', env: 'KARMADA_INTERPRETER_RECORD_MAX_FILES', default: '10000', help: 'most files kept in the --record directory; the oldest are deleted' },
-  { flag: 'record-keep-secrets', env: 'KARMADA_INTERPRETER_RECORD_KEEP_SECRETS', boolean: true, default: 'false', help: 'record env values, secret-like annotations and Secret data as received (no redaction)' },
-  { flag: 'register', env: 'KARMADA_INTERPRETER_REGISTER', help: 'kubeconfig of karmada-apiserver: create/update the ResourceInterpreterWebhookConfiguration there at start and whenever the certificate or the served kinds change' },
-  { flag: 'register-context', env: 'KARMADA_INTERPRETER_REGISTER_CONTEXT', help: 'with --register: context of the kubeconfig to use [default: its current-context]' },
-  { flag: 'register-service', env: 'KARMADA_INTERPRETER_REGISTER_SERVICE', help: 'with --register: NAMESPACE/NAME[:PORT][/PATH] of our Service as karmada-apiserver sees it' },
+  {
+    flag: 'inflight-body-limit',
+    env: 'KARMADA_INTERPRETER_INFLIGHT_BODY_LIMIT',
+    default: '32MiB',
+    help: 'request bytes received and held at once across calls; a body beyond it pauses until answers free room (the oldest arriving body always proceeds)',
+  },
+  {
+    flag: 'body-idle-timeout',
+    env: 'KARMADA_INTERPRETER_BODY_IDLE_TIMEOUT',
+    default: '5s',
+    help: 'a request body that stops arriving this long is cut (answered 408, connection closed); Go duration',
+  },
+  {
+    flag: 'lua-timeout',
+    env: 'KARMADA_INTERPRETER_LUA_TIMEOUT',
+    default: '1s',
+    help: 'time limit of one Lua call (Karmada uses 1s); a call still running 250ms past it has its worker thread terminated. Durations take Go syntax: 500ms, 1.5s, 1m30s, 1h',
+  },
+  {
+    flag: 'lua-workers',
+    env: 'KARMADA_INTERPRETER_LUA_WORKERS',
+    default: 'auto',
+    help: 'worker threads for Lua customizations and state-preservation JSONPath [auto: CPUs, 2-8]',
+  },
+  {
+    flag: 'lua-memory-limit',
+    env: 'KARMADA_INTERPRETER_LUA_MEMORY_LIMIT',
+    default: '128MiB',
+    help: 'memory one Lua call may take in its worker; past it the call fails (and a worker that keeps growing is terminated)',
+  },
+  {
+    flag: 'metrics-bind-address',
+    env: 'KARMADA_INTERPRETER_METRICS_BIND_ADDRESS',
+    help: 'HOST:PORT (or :PORT) for a plain-HTTP listener with /metrics, /healthz and /readyz, for Prometheus without the webhook TLS [default: off]',
+  },
+  {
+    flag: 'shutdown-delay',
+    env: 'KARMADA_INTERPRETER_SHUTDOWN_DELAY',
+    default: '0s',
+    help: 'on SIGTERM, keep serving (unready) this long so endpoints drop us first (Go duration)',
+  },
+  {
+    flag: 'shutdown-timeout',
+    env: 'KARMADA_INTERPRETER_SHUTDOWN_TIMEOUT',
+    default: '20s',
+    help: 'on SIGTERM, longest wait for in-flight requests (Go duration)',
+  },
+  {
+    flag: 'record',
+    env: 'KARMADA_INTERPRETER_RECORD',
+    help: 'write every interpreter exchange to this directory as one JSON file, secrets redacted (docs/recording.md)',
+  },
+  {
+    flag: 'record-max-files',
+    env: 'KARMADA_INTERPRETER_RECORD_MAX_FILES',
+    default: '10000',
+    help: 'most files kept in the --record directory; the oldest are deleted',
+  },
+  {
+    flag: 'record-keep-secrets',
+    env: 'KARMADA_INTERPRETER_RECORD_KEEP_SECRETS',
+    boolean: true,
+    default: 'false',
+    help: 'record env values, secret-like annotations and Secret data as received (no redaction)',
+  },
+  {
+    flag: 'register',
+    env: 'KARMADA_INTERPRETER_REGISTER',
+    help: 'kubeconfig of karmada-apiserver: create/update the ResourceInterpreterWebhookConfiguration there at start and whenever the certificate or the served kinds change',
+  },
+  {
+    flag: 'register-context',
+    env: 'KARMADA_INTERPRETER_REGISTER_CONTEXT',
+    help: 'with --register: context of the kubeconfig to use [default: its current-context]',
+  },
+  {
+    flag: 'register-service',
+    env: 'KARMADA_INTERPRETER_REGISTER_SERVICE',
+    help: 'with --register: NAMESPACE/NAME[:PORT][/PATH] of our Service as karmada-apiserver sees it',
+  },
   { flag: 'register-url', env: 'KARMADA_INTERPRETER_REGISTER_URL', help: 'with --register: https URL Karmada calls instead of a Service' },
-  { flag: 'register-ca-file', env: 'KARMADA_INTERPRETER_REGISTER_CA_FILE', help: 'with --register: CA bundle to publish [default: ca.crt next to the serving certificate, else the certificate]' },
-  { flag: 'register-timeout-seconds', env: 'KARMADA_INTERPRETER_REGISTER_TIMEOUT_SECONDS', default: '10', help: 'with --register: timeoutSeconds of the webhook (1-30)' },
-  { flag: 'register-name', env: 'KARMADA_INTERPRETER_REGISTER_NAME', default: 'karmada-interpreter-webhook', help: 'with --register: metadata.name of the configuration' },
-  { flag: 'register-webhook-name', env: 'KARMADA_INTERPRETER_REGISTER_WEBHOOK_NAME', default: 'interpreter.karmada-interpreter-webhook.io', help: 'with --register: webhooks[].name' },
-  { flag: 'register-kinds', env: 'KARMADA_INTERPRETER_REGISTER_KINDS', multiple: true, help: 'with --register: register only these served kinds (Kind or Kind.group, e.g. CloneSet,Workflow.argoproj.io) [default: all served]' },
-  { flag: 'register-exclude-kinds', env: 'KARMADA_INTERPRETER_REGISTER_EXCLUDE_KINDS', multiple: true, help: 'with --register: register every served kind but these' },
+  {
+    flag: 'register-ca-file',
+    env: 'KARMADA_INTERPRETER_REGISTER_CA_FILE',
+    help: 'with --register: CA bundle to publish [default: ca.crt next to the serving certificate, else the certificate]',
+  },
+  {
+    flag: 'register-timeout-seconds',
+    env: 'KARMADA_INTERPRETER_REGISTER_TIMEOUT_SECONDS',
+    default: '10',
+    help: 'with --register: timeoutSeconds of the webhook (1-30)',
+  },
+  {
+    flag: 'register-name',
+    env: 'KARMADA_INTERPRETER_REGISTER_NAME',
+    default: 'karmada-interpreter-webhook',
+    help: 'with --register: metadata.name of the configuration',
+  },
+  {
+    flag: 'register-webhook-name',
+    env: 'KARMADA_INTERPRETER_REGISTER_WEBHOOK_NAME',
+    default: 'interpreter.karmada-interpreter-webhook.io',
+    help: 'with --register: webhooks[].name',
+  },
+  {
+    flag: 'register-kinds',
+    env: 'KARMADA_INTERPRETER_REGISTER_KINDS',
+    multiple: true,
+    help: 'with --register: register only these served kinds (Kind or Kind.group, e.g. CloneSet,Workflow.argoproj.io) [default: all served]',
+  },
+  {
+    flag: 'register-exclude-kinds',
+    env: 'KARMADA_INTERPRETER_REGISTER_EXCLUDE_KINDS',
+    multiple: true,
+    help: 'with --register: register every served kind but these',
+  },
 ];
 
 export class ConfigError extends Error {}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1e3, kb: 1e3, ki: 1024, kib: 1024, m: 1e6, mb: 1e6, mi: 1024 ** 2, mib: 1024 ** 2, g: 1e9, gb: 1e9, gi: 1024 ** 3, gib: 1024 ** 3 };
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1e3,
+  kb: 1e3,
+  ki: 1024,
+  kib: 1024,
+  m: 1e6,
+  mb: 1e6,
+  mi: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1e9,
+  gb: 1e9,
+  gi: 1024 ** 3,
+  gib: 1024 ** 3,
+};
 
 export function parseSize(text: string, flag: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*([a-zA-Z]*)$/.exec(text.trim());
@@ -143,7 +267,12 @@ export function parseOptions(specs: OptionSpec[], args: string[], env: NodeJS.Pr
     const fromEnv = env[spec.env];
     if (fromFlag !== undefined) values[spec.flag] = fromFlag;
     else if (fromEnv !== undefined && fromEnv !== '') {
-      values[spec.flag] = spec.multiple ? fromEnv.split(',').map((v) => v.trim()).filter(Boolean) : fromEnv;
+      values[spec.flag] = spec.multiple
+        ? fromEnv
+            .split(',')
+            .map((v) => v.trim())
+            .filter(Boolean)
+        : fromEnv;
     } else values[spec.flag] = spec.multiple ? [] : spec.default;
   }
   return { values, help: Boolean(parsed.values.help) };
@@ -163,7 +292,8 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
   if (certDir && (tlsCertFile || tlsKeyFile)) throw new ConfigError('--cert-dir and --tls-cert-file/--tls-key-file are alternatives: give one or the other');
   if (Boolean(tlsCertFile) !== Boolean(tlsKeyFile)) throw new ConfigError('--tls-cert-file and --tls-key-file must be given together');
   const selfSignedDir = str('self-signed-dir') || undefined;
-  if (selfSignedDir && (certDir || tlsCertFile)) throw new ConfigError('--self-signed-dir is for the generated certificate: it cannot be combined with --cert-dir or --tls-cert-file/--tls-key-file');
+  if (selfSignedDir && (certDir || tlsCertFile))
+    throw new ConfigError('--self-signed-dir is for the generated certificate: it cannot be combined with --cert-dir or --tls-cert-file/--tls-key-file');
   const register = registerConfig(str, list);
   const customizations = list('customizations');
   const examples = list('examples');
@@ -210,9 +340,15 @@ function registerConfig(str: (flag: string) => string | undefined, list: (flag: 
     if (kinds.length > 0 || excludeKinds.length > 0) throw new ConfigError('--register-kinds and --register-exclude-kinds go with --register');
     return undefined;
   }
-  for (const [flag, values] of [['register-kinds', kinds], ['register-exclude-kinds', excludeKinds]] as const) {
+  for (const [flag, values] of [
+    ['register-kinds', kinds],
+    ['register-exclude-kinds', excludeKinds],
+  ] as const) {
     try {
-      values.flatMap((value) => value.split(',')).filter((text) => text.trim() !== '').forEach(parseKindSelector);
+      values
+        .flatMap((value) => value.split(','))
+        .filter((text) => text.trim() !== '')
+        .forEach(parseKindSelector);
     } catch (error) {
       if (error instanceof KindSelectorError) throw new ConfigError(`--${flag}: ${error.message}`);
       throw error;

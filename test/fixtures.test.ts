@@ -20,7 +20,10 @@ describe('recorded exchanges replay unchanged', () => {
   it.each(files)('%s', async (file) => {
     const result = await replayFile(file, target);
     expect(result.error, `${file} could not be replayed`).toBeUndefined();
-    expect(result.differences.map((d) => formatDifference(d)), `${file} changed: run npm run fixtures:update if intended`).toEqual([]);
+    expect(
+      result.differences.map((d) => formatDifference(d)),
+      `${file} changed: run npm run fixtures:update if intended`,
+    ).toEqual([]);
     expect(result.status).toBe('unchanged');
   });
 });

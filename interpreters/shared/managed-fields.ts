@@ -28,7 +28,8 @@ const pathOf = (field: MemberOwnedField): string => `spec.${field.name}`;
 
 /** The fields the control plane set on the object it last applied (the annotation on the member object). */
 export function recordedFields(observed: KObject): Set<string> {
-  const value = isJsonObject(observed.metadata) && isJsonObject(observed.metadata.annotations) ? observed.metadata.annotations[MANAGED_FIELDS_ANNOTATION] : undefined;
+  const value =
+    isJsonObject(observed.metadata) && isJsonObject(observed.metadata.annotations) ? observed.metadata.annotations[MANAGED_FIELDS_ANNOTATION] : undefined;
   return new Set(typeof value === 'string' ? value.split(',').filter((path) => path !== '') : []);
 }
 

@@ -129,7 +129,8 @@ async function execute(args: string[]): Promise<number> {
     }
     if (deliberate.length > 0) process.stdout.write(deliberate.join('\n') + '\n');
     const beside = answeredByFallback(loaded);
-    if (beside.length > 0) process.stdout.write(`conformance: answered by the customizations.yaml beside their testdata:\n${beside.map((line) => `  ${line}\n`).join('')}`);
+    if (beside.length > 0)
+      process.stdout.write(`conformance: answered by the customizations.yaml beside their testdata:\n${beside.map((line) => `  ${line}\n`).join('')}`);
     process.stdout.write(`conformance: ${deliberate.length} deliberate differences; ${result.skipped} cases skipped (kind not served)\n`);
     process.stdout.write(formatSummary({ ...result, passed, failed }));
     return failed.length === 0 ? 0 : 1;

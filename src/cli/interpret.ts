@@ -151,12 +151,14 @@ async function inputFromFlags(v: {
   let replicas = 0;
   if (operation === 'ReviseReplica') {
     replicas = Number(v['desired-replica']);
-    if (v['desired-replica'] === undefined || !Number.isInteger(replicas) || replicas < 0) throw new UsageError('ReviseReplica needs --desired-replica N (a whole number >= 0)');
+    if (v['desired-replica'] === undefined || !Number.isInteger(replicas) || replicas < 0)
+      throw new UsageError('ReviseReplica needs --desired-replica N (a whole number >= 0)');
   }
   let items: AggregatedStatusItem[] | undefined;
   if (operation === 'AggregateStatus' && v['status-file']) {
     items = [];
-    for (const file of v['status-file']) for (const doc of await readDocuments(file)) items.push(...((Array.isArray(doc) ? doc : [doc]) as AggregatedStatusItem[]));
+    for (const file of v['status-file'])
+      for (const doc of await readDocuments(file)) items.push(...((Array.isArray(doc) ? doc : [doc]) as AggregatedStatusItem[]));
   }
   return {
     apiVersion: String(object.apiVersion ?? ''),
@@ -174,8 +176,15 @@ async function readObjectFile(path: string, flag: string): Promise<KObject> {
   const docs = path === '-' ? undefined : await readDocuments(path);
   if (docs && docs.length > 0) {
     const first = docs[0] as Record<string, unknown> | null;
-    if (isEnvelope(first)) throw new UsageError(`${flag} ${path} is a ResourceInterpreterContext (a request as Karmada sends it): run 'interpret ${path}' without --operation and the file flags`, { showHelp: false });
-    if (isTestCase(first)) throw new UsageError(`${flag} ${path} is a Karmada-format testdata file: run 'interpret ${path} [--case NAME]' without --operation and the file flags`, { showHelp: false });
+    if (isEnvelope(first))
+      throw new UsageError(
+        `${flag} ${path} is a ResourceInterpreterContext (a request as Karmada sends it): run 'interpret ${path}' without --operation and the file flags`,
+        { showHelp: false },
+      );
+    if (isTestCase(first))
+      throw new UsageError(`${flag} ${path} is a Karmada-format testdata file: run 'interpret ${path} [--case NAME]' without --operation and the file flags`, {
+        showHelp: false,
+      });
   }
   return readSingleDocument(path);
 }

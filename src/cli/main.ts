@@ -16,7 +16,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./interpret.ts'),
   },
   test: { summary: 'run Karmada-format test cases (testdata/*.yaml) against our interpreters', load: () => import('./test.ts') },
-  check: { summary: 'check ResourceInterpreterCustomization files: fields and Lua compilation (like karmadactl interpret --check)', load: () => import('./check.ts') },
+  check: {
+    summary: 'check ResourceInterpreterCustomization files: fields and Lua compilation (like karmadactl interpret --check)',
+    load: () => import('./check.ts'),
+  },
   conformance: {
     summary: "run Karmada's test cases over HTTPS against the server (deliberate differences listed per kind)",
     load: () => import('./conformance.ts'),

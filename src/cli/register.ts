@@ -74,8 +74,13 @@ export async function run(args: string[]): Promise<number> {
         name: values.name,
         webhookName: values['webhook-name'],
       });
-      process.stdout.write(`resourceinterpreterwebhookconfiguration.config.karmada.io/${outcome.name} ${outcome.result} (context ${outcome.context}, caBundle from ${outcome.caFile})\n`);
-      if (outcome.shadowingError) process.stderr.write(`warning: could not check for ResourceInterpreterCustomizations that take precedence over this webhook: ${outcome.shadowingError}\n`);
+      process.stdout.write(
+        `resourceinterpreterwebhookconfiguration.config.karmada.io/${outcome.name} ${outcome.result} (context ${outcome.context}, caBundle from ${outcome.caFile})\n`,
+      );
+      if (outcome.shadowingError)
+        process.stderr.write(
+          `warning: could not check for ResourceInterpreterCustomizations that take precedence over this webhook: ${outcome.shadowingError}\n`,
+        );
       const warning = shadowWarning(outcome.shadowing ?? [], kubectlFlags(values, outcome.context));
       if (warning) process.stderr.write(`warning: ${warning}\n`);
       return 0;

@@ -47,7 +47,8 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parsed;
   if (positionals.length === 0) return usageError('give at least one recorded file or folder');
   if (values.output !== 'text' && values.output !== 'json') return usageError(`-o ${values.output}: expected text or json`);
-  if (values.url && (values.customizations?.length || values.examples?.length)) return usageError('--customizations and --examples apply to the in-process build; a --url server has its own');
+  if (values.url && (values.customizations?.length || values.examples?.length))
+    return usageError('--customizations and --examples apply to the in-process build; a --url server has its own');
   if (values['ca-file'] && !values.url) return usageError('--ca-file needs --url');
 
   let files: string[];

@@ -57,7 +57,8 @@ export async function run(args: string[]): Promise<number> {
  */
 export function missingStartFiles(config: Pick<ServeConfig, 'customizations' | 'certDir' | 'tlsCertFile' | 'tlsKeyFile'>): string | undefined {
   for (const path of config.customizations) {
-    if (!existsSync(path)) return `--customizations ${path}: no such file or directory (the mountPath of a ConfigMap volume, or a folder of ResourceInterpreterCustomization files)`;
+    if (!existsSync(path))
+      return `--customizations ${path}: no such file or directory (the mountPath of a ConfigMap volume, or a folder of ResourceInterpreterCustomization files)`;
   }
   if (config.certDir) {
     if (!existsSync(config.certDir)) return `--cert-dir ${config.certDir}: no such directory`;
@@ -66,7 +67,10 @@ export function missingStartFiles(config: Pick<ServeConfig, 'customizations' | '
       return `--cert-dir ${config.certDir} has no ${absent.join(' and no ')}: it must hold tls.crt (the serving certificate, PEM, optionally followed by intermediates) and tls.key (its private key, PEM), the layout of a kubernetes.io/tls Secret mounted as a volume (cert-manager writes one, with ca.crt); for files named otherwise use --tls-cert-file and --tls-key-file`;
     }
   }
-  for (const [flag, file] of [['--tls-cert-file', config.tlsCertFile], ['--tls-key-file', config.tlsKeyFile]] as const) {
+  for (const [flag, file] of [
+    ['--tls-cert-file', config.tlsCertFile],
+    ['--tls-key-file', config.tlsKeyFile],
+  ] as const) {
     if (file && !existsSync(file)) return `${flag} ${file}: no such file`;
   }
   return undefined;

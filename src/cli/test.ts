@@ -37,7 +37,11 @@ async function execute(args: string[]): Promise<number> {
   const paths = positionals.length > 0 ? positionals : ['interpreters'];
   for (const path of paths) {
     if (!existsSync(path)) {
-      throw new UsageError(positionals.length > 0 ? `${path}: no such file or directory` : 'no PATH given and no interpreters/ folder here: give the folder that holds your testdata/');
+      throw new UsageError(
+        positionals.length > 0
+          ? `${path}: no such file or directory`
+          : 'no PATH given and no interpreters/ folder here: give the folder that holds your testdata/',
+      );
     }
   }
   const files = await findTestdataFiles(paths);

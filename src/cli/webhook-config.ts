@@ -53,7 +53,8 @@ export function selectServedKinds(served: ServedKind[], flags: { kinds?: string[
 /** Refuses to go on when a --customizations file failed to load: its kinds would silently be left out. */
 export function requireLoaded(loaded: LoadedRegistry): void {
   const files = [...new Set((loaded.userLua?.errors ?? []).map((problem) => problem.file))];
-  if (files.length > 0) throw new Error(`not all customizations loaded (${files.join(', ')}): fix them (karmada-interpreter check) or leave them out; the errors are above`);
+  if (files.length > 0)
+    throw new Error(`not all customizations loaded (${files.join(', ')}): fix them (karmada-interpreter check) or leave them out; the errors are above`);
 }
 
 export interface WebhookConfigOptions {
@@ -89,7 +90,8 @@ export function clientConfig(options: WebhookConfigOptions): Record<string, unkn
     const servicePath = path ?? '/interpret';
     // Karmada validates every path segment as a DNS-1123 subdomain (lowercase, no '_').
     for (const segment of servicePath.split('/').slice(1)) {
-      if (!DNS1123_SUBDOMAIN.test(segment)) throw new UsageError(`--service path segment ${JSON.stringify(segment)} must be lowercase DNS-1123 (e.g. /interpret-cloneset)`);
+      if (!DNS1123_SUBDOMAIN.test(segment))
+        throw new UsageError(`--service path segment ${JSON.stringify(segment)} must be lowercase DNS-1123 (e.g. /interpret-cloneset)`);
     }
     const portNumber = port ? Number(port) : 443;
     if (portNumber < 1 || portNumber > 65535) throw new UsageError('--service port must be 1-65535');

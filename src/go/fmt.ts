@@ -34,7 +34,8 @@ export class Printer {
   erroring = false;
 
   clearFlags(): void {
-    this.wid = 0; this.prec = 0;
+    this.wid = 0;
+    this.prec = 0;
     this.widPresent = this.precPresent = this.minus = this.plus = this.sharp = this.space = this.zero = false;
     this.plusV = this.sharpV = false;
   }
@@ -46,9 +47,18 @@ export class Printer {
 
   /** fmt.pad / padString: width counts runes; left padding unless '-'. */
   pad(s: string): void {
-    if (!this.widPresent || this.wid === 0) { this.buf += s; return; }
+    if (!this.widPresent || this.wid === 0) {
+      this.buf += s;
+      return;
+    }
     const width = this.wid - runeCount(s);
-    if (!this.minus) { this.writePadding(width); this.buf += s; } else { this.buf += s; this.writePadding(width); }
+    if (!this.minus) {
+      this.writePadding(width);
+      this.buf += s;
+    } else {
+      this.buf += s;
+      this.writePadding(width);
+    }
   }
 
   truncate(s: string): string {
@@ -61,7 +71,9 @@ export class Printer {
     return s;
   }
 
-  fmtS(s: string): void { this.pad(this.truncate(s)); }
+  fmtS(s: string): void {
+    this.pad(this.truncate(s));
+  }
 
   fmtSx(s: string, digits: string): void {
     let length = s.length;
@@ -94,11 +106,16 @@ export class Printer {
 
   fmtQ(s: string): void {
     const t = this.truncate(s);
-    if (this.sharp && canBackquote(t)) { this.pad('`' + t + '`'); return; }
+    if (this.sharp && canBackquote(t)) {
+      this.pad('`' + t + '`');
+      return;
+    }
     this.pad(goQuote(t, this.plus));
   }
 
-  fmtBoolean(v: boolean): void { this.pad(v ? 'true' : 'false'); }
+  fmtBoolean(v: boolean): void {
+    this.pad(v ? 'true' : 'false');
+  }
 
   /** fmtInteger of a signed int64. */
   fmtInteger(v: bigint, base: number, verb: string, digits: string): void {
@@ -187,8 +204,11 @@ export class Printer {
       for (let i = 1; i < num.length; i++) {
         const c = num[i];
         if (c === '.') hasDecimalPoint = true;
-        else if (c === 'e' || c === 'E') { tail = num.slice(i); num = num.slice(0, i); break; }
-        else {
+        else if (c === 'e' || c === 'E') {
+          tail = num.slice(i);
+          num = num.slice(0, i);
+          break;
+        } else {
           if (c !== '0') sawNonzeroDigit = true;
           if (sawNonzeroDigit) digits--;
         }
@@ -225,25 +245,56 @@ export class Printer {
 
   printInt64(v: bigint, verb: string): void {
     switch (verb) {
-      case 'v': case 'd': this.fmtInteger(v, 10, verb, LDIGITS); return;
-      case 'b': this.fmtInteger(v, 2, verb, LDIGITS); return;
-      case 'o': case 'O': this.fmtInteger(v, 8, verb, LDIGITS); return;
-      case 'x': this.fmtInteger(v, 16, verb, LDIGITS); return;
-      case 'X': this.fmtInteger(v, 16, verb, UDIGITS); return;
-      case 'c': this.fmtC(v); return;
-      case 'q': this.fmtQc(v); return;
-      case 'U': this.fmtUnicode(v); return;
-      default: this.badVerb(verb, 'int64', () => this.fmtInteger(v, 10, 'v', LDIGITS));
+      case 'v':
+      case 'd':
+        this.fmtInteger(v, 10, verb, LDIGITS);
+        return;
+      case 'b':
+        this.fmtInteger(v, 2, verb, LDIGITS);
+        return;
+      case 'o':
+      case 'O':
+        this.fmtInteger(v, 8, verb, LDIGITS);
+        return;
+      case 'x':
+        this.fmtInteger(v, 16, verb, LDIGITS);
+        return;
+      case 'X':
+        this.fmtInteger(v, 16, verb, UDIGITS);
+        return;
+      case 'c':
+        this.fmtC(v);
+        return;
+      case 'q':
+        this.fmtQc(v);
+        return;
+      case 'U':
+        this.fmtUnicode(v);
+        return;
+      default:
+        this.badVerb(verb, 'int64', () => this.fmtInteger(v, 10, 'v', LDIGITS));
     }
   }
 
   printFloat64(v: number, verb: string): void {
     switch (verb) {
-      case 'v': this.fmtFloat(v, 'g', -1); return;
-      case 'g': case 'G': this.fmtFloat(v, verb, -1); return;
-      case 'e': case 'E': case 'f': this.fmtFloat(v, verb, 6); return;
-      case 'F': this.fmtFloat(v, 'f', 6); return;
-      default: this.badVerb(verb, 'float64', () => this.fmtFloat(v, 'g', -1));
+      case 'v':
+        this.fmtFloat(v, 'g', -1);
+        return;
+      case 'g':
+      case 'G':
+        this.fmtFloat(v, verb, -1);
+        return;
+      case 'e':
+      case 'E':
+      case 'f':
+        this.fmtFloat(v, verb, 6);
+        return;
+      case 'F':
+        this.fmtFloat(v, 'f', 6);
+        return;
+      default:
+        this.badVerb(verb, 'float64', () => this.fmtFloat(v, 'g', -1));
     }
   }
 
@@ -255,12 +306,24 @@ export class Printer {
 
   printString(s: string, verb: string): void {
     switch (verb) {
-      case 'v': if (this.sharpV) this.fmtQ(s); else this.fmtS(s); return;
-      case 's': this.fmtS(s); return;
-      case 'x': this.fmtSx(s, LDIGITS); return;
-      case 'X': this.fmtSx(s, UDIGITS); return;
-      case 'q': this.fmtQ(s); return;
-      default: this.badVerb(verb, 'string', () => this.fmtS(s));
+      case 'v':
+        if (this.sharpV) this.fmtQ(s);
+        else this.fmtS(s);
+        return;
+      case 's':
+        this.fmtS(s);
+        return;
+      case 'x':
+        this.fmtSx(s, LDIGITS);
+        return;
+      case 'X':
+        this.fmtSx(s, UDIGITS);
+        return;
+      case 'q':
+        this.fmtQ(s);
+        return;
+      default:
+        this.badVerb(verb, 'string', () => this.fmtS(s));
     }
   }
 }
@@ -334,7 +397,9 @@ export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPri
       else break;
     }
     let at = argNumber(i);
-    argNum = at.index; i = at.next; afterIndex = at.found;
+    argNum = at.index;
+    i = at.next;
+    afterIndex = at.found;
 
     if (i < end && format[i] === '*') {
       i++;
@@ -344,7 +409,9 @@ export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPri
       afterIndex = false;
     } else {
       const n = parseNum(format, i);
-      p.wid = n.num; p.widPresent = n.isNum; i = n.next;
+      p.wid = n.num;
+      p.widPresent = n.isNum;
+      i = n.next;
       if (afterIndex && p.widPresent) goodArgNum = false;
     }
 
@@ -352,26 +419,38 @@ export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPri
       i++;
       if (afterIndex) goodArgNum = false;
       at = argNumber(i);
-      argNum = at.index; i = at.next; afterIndex = at.found;
+      argNum = at.index;
+      i = at.next;
+      afterIndex = at.found;
       if (i < end && format[i] === '*') {
         i++;
-        p.prec = 0; p.precPresent = false;
+        p.prec = 0;
+        p.precPresent = false;
         if (argNum < args.length) argNum++;
         p.buf += '%!(BADPREC)';
         afterIndex = false;
       } else {
         const n = parseNum(format, i);
-        p.prec = n.num; p.precPresent = n.isNum; i = n.next;
-        if (!p.precPresent) { p.prec = 0; p.precPresent = true; }
+        p.prec = n.num;
+        p.precPresent = n.isNum;
+        i = n.next;
+        if (!p.precPresent) {
+          p.prec = 0;
+          p.precPresent = true;
+        }
       }
     }
 
     if (!afterIndex) {
       at = argNumber(i);
-      argNum = at.index; i = at.next;
+      argNum = at.index;
+      i = at.next;
     }
 
-    if (i >= end) { p.buf += '%!(NOVERB)'; break; }
+    if (i >= end) {
+      p.buf += '%!(NOVERB)';
+      break;
+    }
 
     let verb = format[i]!;
     let size = 1;
@@ -382,12 +461,23 @@ export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPri
     }
     i += size;
 
-    if (verb === '%') { p.buf += '%'; continue; } // takes no argument; ignores width and precision
-    if (!goodArgNum) { p.buf += '%!' + verb + '(BADINDEX)'; continue; }
-    if (argNum >= args.length) { p.buf += '%!' + verb + '(MISSING)'; continue; }
+    if (verb === '%') {
+      p.buf += '%';
+      continue;
+    } // takes no argument; ignores width and precision
+    if (!goodArgNum) {
+      p.buf += '%!' + verb + '(BADINDEX)';
+      continue;
+    }
+    if (argNum >= args.length) {
+      p.buf += '%!' + verb + '(MISSING)';
+      continue;
+    }
     if (verb === 'v' || verb === 'w') {
-      p.sharpV = p.sharp; p.sharp = false;
-      p.plusV = p.plus; p.plus = false;
+      p.sharpV = p.sharp;
+      p.sharp = false;
+      p.plusV = p.plus;
+      p.plus = false;
     }
     if (p.zero && p.minus) p.zero = false; // zero padding only to the left
     printer.printArg(p, args[argNum]!, verb);
@@ -413,21 +503,38 @@ export type GoBasicValue = bigint | number | string | boolean;
 /** printArg's cases for the basic types. */
 export const basicValues: ArgPrinter<GoBasicValue> = {
   printArg(p, arg, verb) {
-    if (verb === 'T') { p.fmtS(this.typeName(arg)); return; }
-    if (verb === 'p') { p.badVerb(verb, this.typeName(arg), () => this.printArg(p, arg, 'v')); return; }
+    if (verb === 'T') {
+      p.fmtS(this.typeName(arg));
+      return;
+    }
+    if (verb === 'p') {
+      p.badVerb(verb, this.typeName(arg), () => this.printArg(p, arg, 'v'));
+      return;
+    }
     switch (typeof arg) {
-      case 'bigint': p.printInt64(arg, verb); return;
-      case 'number': p.printFloat64(arg, verb); return;
-      case 'string': p.printString(arg, verb); return;
-      default: p.printBool(arg, verb);
+      case 'bigint':
+        p.printInt64(arg, verb);
+        return;
+      case 'number':
+        p.printFloat64(arg, verb);
+        return;
+      case 'string':
+        p.printString(arg, verb);
+        return;
+      default:
+        p.printBool(arg, verb);
     }
   },
   typeName(arg) {
     switch (typeof arg) {
-      case 'bigint': return 'int64';
-      case 'number': return 'float64';
-      case 'string': return 'string';
-      default: return 'bool';
+      case 'bigint':
+        return 'int64';
+      case 'number':
+        return 'float64';
+      case 'string':
+        return 'string';
+      default:
+        return 'bool';
     }
   },
 };

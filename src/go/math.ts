@@ -35,8 +35,14 @@ export function goFrexp(x: number): [number, number] {
   if (x === 0 || !Number.isFinite(x)) return [x, 0];
   let e = Math.max(-1073, Math.floor(Math.log2(Math.abs(x))) + 1);
   let m = x * 2 ** -e;
-  while (Math.abs(m) < 0.5) { m *= 2; e--; }
-  while (Math.abs(m) >= 1) { m /= 2; e++; }
+  while (Math.abs(m) < 0.5) {
+    m *= 2;
+    e--;
+  }
+  while (Math.abs(m) >= 1) {
+    m /= 2;
+    e++;
+  }
   return [m, e];
 }
 
@@ -72,7 +78,7 @@ export function goPow(x: number, y: number): number {
   }
   if (!Number.isFinite(y)) {
     if (x === -1) return 1;
-    return (Math.abs(x) < 1) === (y === Infinity) ? 0 : Infinity;
+    return Math.abs(x) < 1 === (y === Infinity) ? 0 : Infinity;
   }
   if (!Number.isFinite(x)) {
     if (x === -Infinity) return goPow(1 / x, -y);
@@ -84,12 +90,15 @@ export function goPow(x: number, y: number): number {
   if (yf !== 0 && x < 0) return NaN;
   if (yi >= TWO_POW_63) {
     if (x === -1) return 1;
-    return (Math.abs(x) < 1) === (y > 0) ? 0 : Infinity;
+    return Math.abs(x) < 1 === y > 0 ? 0 : Infinity;
   }
   let a1 = 1;
   let ae = 0;
   if (yf !== 0) {
-    if (yf > 0.5) { yf--; yi++; }
+    if (yf > 0.5) {
+      yf--;
+      yi++;
+    }
     a1 = Math.exp(yf * Math.log(x));
   }
   let [x1, xe] = goFrexp(x);
@@ -99,11 +108,20 @@ export function goPow(x: number, y: number): number {
       ae += xe;
       break;
     }
-    if ((i & 1n) === 1n) { a1 *= x1; ae += xe; }
+    if ((i & 1n) === 1n) {
+      a1 *= x1;
+      ae += xe;
+    }
     x1 *= x1;
     xe <<= 1;
-    if (x1 < 0.5) { x1 += x1; xe--; }
+    if (x1 < 0.5) {
+      x1 += x1;
+      xe--;
+    }
   }
-  if (y < 0) { a1 = 1 / a1; ae = -ae; }
+  if (y < 0) {
+    a1 = 1 / a1;
+    ae = -ae;
+  }
   return goLdexp(a1, ae);
 }

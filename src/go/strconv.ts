@@ -124,9 +124,15 @@ export function goParseFloat(s: string): number | undefined {
 function readFloat(s: string): { negative: boolean; hex: boolean; mantissa: string; exponent: number } | undefined {
   let i = 0;
   let negative = false;
-  if (s[i] === '+' || s[i] === '-') { negative = s[i] === '-'; i++; }
+  if (s[i] === '+' || s[i] === '-') {
+    negative = s[i] === '-';
+    i++;
+  }
   let hex = false;
-  if (i + 2 < s.length && s[i] === '0' && (s[i + 1] === 'x' || s[i + 1] === 'X')) { hex = true; i += 2; }
+  if (i + 2 < s.length && s[i] === '0' && (s[i + 1] === 'x' || s[i + 1] === 'X')) {
+    hex = true;
+    i += 2;
+  }
   const isDigit = (c: string | undefined) => c !== undefined && (hex ? /[0-9a-fA-F]/.test(c) : c >= '0' && c <= '9');
   let mantissa = '';
   let fractionDigits = 0;
@@ -135,8 +141,15 @@ function readFloat(s: string): { negative: boolean; hex: boolean; mantissa: stri
   let underscores = false;
   for (; i < s.length; i++) {
     const c = s[i]!;
-    if (c === '_') { underscores = true; continue; }
-    if (c === '.') { if (sawDot) break; sawDot = true; continue; }
+    if (c === '_') {
+      underscores = true;
+      continue;
+    }
+    if (c === '.') {
+      if (sawDot) break;
+      sawDot = true;
+      continue;
+    }
     if (!isDigit(c)) break;
     sawDigits = true;
     mantissa += c;
@@ -149,11 +162,17 @@ function readFloat(s: string): { negative: boolean; hex: boolean; mantissa: stri
     if (i >= s.length) return undefined;
     let sign = 1;
     if (s[i] === '+') i++;
-    else if (s[i] === '-') { sign = -1; i++; }
+    else if (s[i] === '-') {
+      sign = -1;
+      i++;
+    }
     if (i >= s.length || s[i]! < '0' || s[i]! > '9') return undefined;
     let e = 0;
     for (; i < s.length && ((s[i]! >= '0' && s[i]! <= '9') || s[i] === '_'); i++) {
-      if (s[i] === '_') { underscores = true; continue; }
+      if (s[i] === '_') {
+        underscores = true;
+        continue;
+      }
       if (e < 10000) e = e * 10 + s.charCodeAt(i) - 48;
     }
     exponent = sign * e;
@@ -193,7 +212,10 @@ function hexToFloat(mantissa: bigint, exponent: number): number {
 // toFixed/toExponential round halves up. So the digits come from the exact decimal expansion.
 
 /** Decimal digits (no leading or trailing zeros) and decimal-point position: value = 0.d × 10^dp. */
-interface Digits { d: string; dp: number }
+interface Digits {
+  d: string;
+  dp: number;
+}
 
 const float64View = new DataView(new ArrayBuffer(8));
 const powersOfFive: bigint[] = [1n];
@@ -213,7 +235,10 @@ function exactDigits(abs: number): Digits {
   let mantissa = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
   let exp2: number;
   if (biased === 0) exp2 = -1074;
-  else { mantissa |= 1n << 52n; exp2 = biased - 1075; }
+  else {
+    mantissa |= 1n << 52n;
+    exp2 = biased - 1075;
+  }
   let digits: string;
   let dp: number;
   if (exp2 >= 0) {
@@ -313,8 +338,11 @@ export function goFormatFloat(x: number, fmt: FloatFormat, precision: number): s
     }
   }
   switch (fmt) {
-    case 'e': case 'E': return fmtE(neg, digits, prec, fmt);
-    case 'f': return fmtF(neg, digits, prec);
+    case 'e':
+    case 'E':
+      return fmtE(neg, digits, prec, fmt);
+    case 'f':
+      return fmtF(neg, digits, prec);
     default: {
       const nd = digits.d.length;
       let eprec = prec;
@@ -351,13 +379,20 @@ function escapeRune(r: number, quote: string, asciiOnly: boolean): string {
   if (ch === quote || ch === '\\') return '\\' + ch;
   if (asciiOnly ? r < 0x80 && isPrint(r) : isPrint(r)) return encodeRune(r);
   switch (r) {
-    case 0x07: return '\\a';
-    case 0x08: return '\\b';
-    case 0x0c: return '\\f';
-    case 0x0a: return '\\n';
-    case 0x0d: return '\\r';
-    case 0x09: return '\\t';
-    case 0x0b: return '\\v';
+    case 0x07:
+      return '\\a';
+    case 0x08:
+      return '\\b';
+    case 0x0c:
+      return '\\f';
+    case 0x0a:
+      return '\\n';
+    case 0x0d:
+      return '\\r';
+    case 0x09:
+      return '\\t';
+    case 0x0b:
+      return '\\v';
   }
   if (r < 0x20 || r === 0x7f) return '\\x' + LOWER_HEX[r >> 4] + LOWER_HEX[r & 0xf];
   const v = isValidRune(r) ? r : RUNE_ERROR;

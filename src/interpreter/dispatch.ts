@@ -13,14 +13,7 @@ import {
   type Operation,
   type ReplicaRequirements,
 } from './types.ts';
-import {
-  componentsProblem,
-  dependenciesProblem,
-  objectProblem,
-  replicasProblem,
-  requirementsProblem,
-  statusProblem,
-} from './validate.ts';
+import { componentsProblem, dependenciesProblem, objectProblem, replicasProblem, requirementsProblem, statusProblem } from './validate.ts';
 
 export interface InterpretInput {
   apiVersion: string;
@@ -50,7 +43,10 @@ export async function interpret(registry: Registry, input: InterpretInput): Prom
   const { apiVersion, kind, operation } = input;
   if (!isOperation(operation)) {
     if (operation === 'Prune') return fail(501, 'operation Prune is defined by Karmada but never called; it is not implemented');
-    return fail(400, `invalid ResourceInterpreterContext: request.operation ${JSON.stringify(operation)} is not a Karmada interpreter operation (${OPERATIONS.join(', ')})`);
+    return fail(
+      400,
+      `invalid ResourceInterpreterContext: request.operation ${JSON.stringify(operation)} is not a Karmada interpreter operation (${OPERATIONS.join(', ')})`,
+    );
   }
   const failure = registry.failureFor(apiVersion, kind, operation);
   if (failure) {

@@ -22,7 +22,8 @@ export function parseKindSelector(text: string): KindSelector {
   const trimmed = text.trim();
   const dot = trimmed.indexOf('.');
   const kind = dot === -1 ? trimmed : trimmed.slice(0, dot);
-  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(kind)) throw new KindSelectorError(`${JSON.stringify(text)} is not a kind: write Kind or Kind.group (e.g. CloneSet, Rollout.argoproj.io)`);
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(kind))
+    throw new KindSelectorError(`${JSON.stringify(text)} is not a kind: write Kind or Kind.group (e.g. CloneSet, Rollout.argoproj.io)`);
   return dot === -1 ? { text: trimmed, kind } : { text: trimmed, kind, group: trimmed.slice(dot + 1) };
 }
 
@@ -65,7 +66,5 @@ export function parseSelectors(texts: readonly string[], available: readonly Kin
 
 /** The refs that `include` selects (all when it is empty) and `exclude` does not. */
 export function filterKinds<T extends KindRef>(refs: readonly T[], include: readonly KindSelector[], exclude: readonly KindSelector[]): T[] {
-  return refs.filter(
-    (ref) => (include.length === 0 || include.some((s) => selects(s, ref))) && !exclude.some((s) => selects(s, ref)),
-  );
+  return refs.filter((ref) => (include.length === 0 || include.some((s) => selects(s, ref))) && !exclude.some((s) => selects(s, ref)));
 }

@@ -134,8 +134,6 @@ export class Registry {
 
   /** The interpreters of one kind across layers, highest precedence first (for docs and preservation rules). */
   interpretersFor(apiVersion: string, kind: string): Resolved[] {
-    return LAYERS.flatMap((layer) =>
-      (this.layers.get(layer)?.get(key(apiVersion, kind)) ?? []).map((interpreter) => ({ interpreter, layer })),
-    );
+    return LAYERS.flatMap((layer) => (this.layers.get(layer)?.get(key(apiVersion, kind)) ?? []).map((interpreter) => ({ interpreter, layer })));
   }
 }

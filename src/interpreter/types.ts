@@ -27,10 +27,25 @@ export const OPERATIONS = [
 export type Operation = (typeof OPERATIONS)[number];
 
 /** corev1.NodeSelectorRequirement / NodeSelector / Toleration, as JSON. */
-export interface NodeSelectorRequirement { key: string; operator: string; values?: string[] }
-export interface NodeSelectorTerm { matchExpressions?: NodeSelectorRequirement[]; matchFields?: NodeSelectorRequirement[] }
-export interface NodeSelector { nodeSelectorTerms: NodeSelectorTerm[] }
-export interface Toleration { key?: string; operator?: string; value?: string; effect?: string; tolerationSeconds?: number }
+export interface NodeSelectorRequirement {
+  key: string;
+  operator: string;
+  values?: string[];
+}
+export interface NodeSelectorTerm {
+  matchExpressions?: NodeSelectorRequirement[];
+  matchFields?: NodeSelectorRequirement[];
+}
+export interface NodeSelector {
+  nodeSelectorTerms: NodeSelectorTerm[];
+}
+export interface Toleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number;
+}
 
 /** work/v1alpha2 NodeClaim. */
 export interface NodeClaim {
@@ -54,8 +69,15 @@ export interface Component {
   replicaRequirements?: Omit<ReplicaRequirements, 'namespace'>;
 }
 
-export interface LabelSelectorRequirement { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | string; values?: string[] }
-export interface LabelSelector { matchLabels?: Record<string, string>; matchExpressions?: LabelSelectorRequirement[] }
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | string;
+  values?: string[];
+}
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
 
 /** config/v1alpha1 DependentObjectReference (InterpretDependency). */
 export interface DependentObjectReference {

@@ -4,8 +4,7 @@ import type { Component, DependentObjectReference, KObject, ReplicaRequirements 
 
 const INT32_MAX = 2147483647;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function replicasProblem(replicas: unknown): string | undefined {
   if (typeof replicas !== 'number' || !Number.isInteger(replicas)) return `replicas must be an integer, got ${JSON.stringify(replicas)}`;

@@ -8,14 +8,7 @@ export interface UntrustedWorkerData {
 
 /** The CustomizationRuntime methods a worker runs (src/lua/interpreter.ts). */
 export type LuaMethod =
-  | 'getReplicas'
-  | 'getComponents'
-  | 'reviseReplica'
-  | 'retain'
-  | 'aggregateStatus'
-  | 'reflectStatus'
-  | 'interpretHealth'
-  | 'getDependencies';
+  'getReplicas' | 'getComponents' | 'reviseReplica' | 'retain' | 'aggregateStatus' | 'reflectStatus' | 'interpretHealth' | 'getDependencies';
 
 export type WorkerRequest =
   | {
@@ -43,8 +36,7 @@ export interface WorkerError {
 }
 
 export type WorkerReply = { id: number; prints: string[]; compiled: boolean; idleBytes: number } & (
-  | { ok: true; json: string }
-  | { ok: false; error: WorkerError }
+  { ok: true; json: string } | { ok: false; error: WorkerError }
 );
 
 /** Largest result a worker sends back (JSON text). Results are objects like the request's, at most a few MiB. */

@@ -124,10 +124,18 @@ export class UntrustedWork implements CustomizationRuntime {
     let reply: WorkerReply;
     try {
       const message = { type: 'lua', method, scriptId, args: JSON.stringify(args), timeoutMs };
-      reply = await this.pool.run<WorkerReply>(message, { key: o?.key ?? method, timeoutMs, notAfter: o?.notAfter, once: { key: scriptId, field: 'script', value: script } });
+      reply = await this.pool.run<WorkerReply>(message, {
+        key: o?.key ?? method,
+        timeoutMs,
+        notAfter: o?.notAfter,
+        once: { key: scriptId, field: 'script', value: script },
+      });
     } catch (error) {
       if (error instanceof WorkerTaskError && error.reason !== 'closed') {
-        throw new LuaScriptError(error.message, { timeout: error.reason === 'timeout' || error.reason === 'abandoned', abandoned: error.reason === 'abandoned' });
+        throw new LuaScriptError(error.message, {
+          timeout: error.reason === 'timeout' || error.reason === 'abandoned',
+          abandoned: error.reason === 'abandoned',
+        });
       }
       throw error;
     }

@@ -7,7 +7,15 @@ import { getHeapStatistics } from 'node:v8';
 import type { StatePreservationRule } from '../interpreter/types.ts';
 import { LuaRuntime } from '../lua/runtime.ts';
 import { evaluatePreservation } from '../preservation/evaluate.ts';
-import { MAX_PRINT_LINES, MAX_PRINT_LINE_CHARS, MAX_RESULT_BYTES, type LuaMethod, type UntrustedWorkerData, type WorkerReply, type WorkerRequest } from './protocol.ts';
+import {
+  MAX_PRINT_LINES,
+  MAX_PRINT_LINE_CHARS,
+  MAX_RESULT_BYTES,
+  type LuaMethod,
+  type UntrustedWorkerData,
+  type WorkerReply,
+  type WorkerRequest,
+} from './protocol.ts';
 
 const port = parentPort!;
 const { memoryLimitBytes } = workerData as UntrustedWorkerData;

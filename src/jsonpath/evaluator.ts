@@ -9,24 +9,9 @@ import { wellFormed } from '../go/utf8.ts';
 import { compareGo, ComparisonError } from './filter-comparison.ts';
 import { JsonPathExecError } from './errors.ts';
 import { BoundedText, sprintGoValue, writeGoJson } from './print-values.ts';
-import {
-  JsonPathBudget,
-  JsonPathLimitError,
-  MAX_JSONPATH_MESSAGE_VALUE_CHARS,
-  MAX_JSONPATH_OUTPUT_CHARS,
-  outputLimitError,
-} from './limits.ts';
+import { JsonPathBudget, JsonPathLimitError, MAX_JSONPATH_MESSAGE_VALUE_CHARS, MAX_JSONPATH_OUTPUT_CHARS, outputLimitError } from './limits.ts';
 import type { JsonPathNode, ListNode } from './nodes.ts';
-import {
-  GoByte,
-  GoInt,
-  goTypeName,
-  INVALID,
-  isJsonMap,
-  mapEntry,
-  sortedMapKeys,
-  type GoValue,
-} from './values.ts';
+import { GoByte, GoInt, goTypeName, INVALID, isJsonMap, mapEntry, sortedMapKeys, type GoValue } from './values.ts';
 
 interface Step {
   values: GoValue[];

@@ -39,9 +39,7 @@ export interface JsonPathOptions {
  */
 export function compileJsonPath(template: string): CompiledTemplate {
   if (template.length > MAX_JSONPATH_TEMPLATE_CHARS) {
-    throw new JsonPathParseError(
-      `the template has ${template.length} characters, more than ${MAX_JSONPATH_TEMPLATE_CHARS} (a limit of this server)`,
-    );
+    throw new JsonPathParseError(`the template has ${template.length} characters, more than ${MAX_JSONPATH_TEMPLATE_CHARS} (a limit of this server)`);
   }
   return { template, root: parseTemplate(template) };
 }
@@ -55,11 +53,7 @@ export function executeJsonPath(template: string | CompiledTemplate, data: unkno
 }
 
 /** executeJsonPath plus facts about the evaluation (map-order dependence). */
-export function evaluateJsonPath(
-  template: string | CompiledTemplate,
-  data: unknown,
-  opts: JsonPathOptions = {},
-): EvaluationResult {
+export function evaluateJsonPath(template: string | CompiledTemplate, data: unknown, opts: JsonPathOptions = {}): EvaluationResult {
   const compiled = typeof template === 'string' ? compileJsonPath(template) : template;
   return evaluate(compiled.root, data, opts.allowMissingKeys ?? false, {
     budgets: opts.sharedBudget ? [opts.sharedBudget] : [],

@@ -53,9 +53,7 @@ export class JsonPathBudget {
       return;
     }
     this.remaining = 0;
-    throw new JsonPathLimitError(
-      `evaluation stopped after ${this.limit} values (a limit of this server; the template visits too much of the data)`,
-    );
+    throw new JsonPathLimitError(`evaluation stopped after ${this.limit} values (a limit of this server; the template visits too much of the data)`);
   }
 }
 

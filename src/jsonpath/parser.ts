@@ -300,8 +300,18 @@ class Parser {
 
 function isTerminator(r: string): boolean {
   return (
-    r === ' ' || r === '\t' || isEndOfLine(r) || r === EOF ||
-    r === '.' || r === ',' || r === '[' || r === ']' || r === '$' || r === '@' || r === '{' || r === '}'
+    r === ' ' ||
+    r === '\t' ||
+    isEndOfLine(r) ||
+    r === EOF ||
+    r === '.' ||
+    r === ',' ||
+    r === '[' ||
+    r === ']' ||
+    r === '$' ||
+    r === '@' ||
+    r === '{' ||
+    r === '}'
   );
 }
 
@@ -381,4 +391,3 @@ export function unquoteExtend(quoted: string): string | undefined {
   }
   return new TextDecoder().decode(new Uint8Array(bytes));
 }
-

@@ -29,13 +29,7 @@ export type GoValue = unknown;
 export type JsonMap = Record<string, unknown>;
 
 export function isJsonMap(value: GoValue): value is JsonMap {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    !(value instanceof GoInt) &&
-    !(value instanceof GoByte)
-  );
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof GoInt) && !(value instanceof GoByte);
 }
 
 /** Own, defined keys only: a template must never reach Object.prototype. */

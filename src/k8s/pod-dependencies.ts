@@ -22,9 +22,7 @@ function nameAt(holder: unknown, key: string): string | undefined {
 
 /** VisitContainers(AllContainers): init, then app, then ephemeral containers. */
 function allContainers(spec: JsonObject): JsonObject[] {
-  return [...asArray(spec.initContainers), ...asArray(spec.containers), ...asArray(spec.ephemeralContainers)].filter(
-    isJsonObject,
-  );
+  return [...asArray(spec.initContainers), ...asArray(spec.containers), ...asArray(spec.ephemeralContainers)].filter(isJsonObject);
 }
 
 /**
@@ -96,10 +94,7 @@ function reference(kind: DependencyKind, namespace: string, name: string): Depen
 }
 
 /** Unique references sorted by kind, then name (Karmada's Go-map order is random; a stable one diffs well). */
-function sortedReferences(
-  byKind: ReadonlyArray<[DependencyKind, Iterable<string>]>,
-  namespace: string,
-): DependentObjectReference[] {
+function sortedReferences(byKind: ReadonlyArray<[DependencyKind, Iterable<string>]>, namespace: string): DependentObjectReference[] {
   const refs: DependentObjectReference[] = [];
   for (const [kind, names] of [...byKind].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     for (const name of [...new Set(names)].sort()) refs.push(reference(kind, namespace, name));

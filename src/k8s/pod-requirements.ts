@@ -12,7 +12,18 @@
 // too large for int64 becomes what Go's ScaledValue yields, sums wrap), so its output stays small;
 // podTemplateRequirements sums exactly in BigInt, bounded by the quantity limits of quantity.ts.
 
-import { InterpreterError, isJsonObject, type JsonObject, type KObject, type NodeClaim, type NodeSelector, type NodeSelectorRequirement, type NodeSelectorTerm, type ReplicaRequirements, type Toleration } from '../interpreter/types.ts';
+import {
+  InterpreterError,
+  isJsonObject,
+  type JsonObject,
+  type KObject,
+  type NodeClaim,
+  type NodeSelector,
+  type NodeSelectorRequirement,
+  type NodeSelectorTerm,
+  type ReplicaRequirements,
+  type Toleration,
+} from '../interpreter/types.ts';
 import { Quantity, QuantityParseError, quoteForMessage } from './quantity.ts';
 import { isHugePageResourceName, isScalarResourceName } from './resource-names.ts';
 
@@ -295,10 +306,7 @@ function podEffectiveRequests(spec: JsonObject): Totals {
  * `namespace` when given. Undefined when there is neither a node claim nor a positive request
  * (a priority class alone is not reported, as in Karmada). Throws InterpreterError(400) on an invalid quantity.
  */
-export function podTemplateRequirements(
-  podTemplateSpec: KObject | undefined,
-  opts: { namespace?: string } = {},
-): ReplicaRequirements | undefined {
+export function podTemplateRequirements(podTemplateSpec: KObject | undefined, opts: { namespace?: string } = {}): ReplicaRequirements | undefined {
   const spec = podSpecOf(podTemplateSpec);
   const nodeClaim = nodeClaimOf(spec);
   const resourceRequest = toResourceList(podEffectiveRequests(spec));

@@ -37,11 +37,18 @@ export const MAX_QUANTITY_EXPONENT = 1000;
 const MESSAGE_QUOTE_LIMIT = 64;
 
 const DECIMAL_SI_SUFFIX: ReadonlyMap<number, string> = new Map([
-  [-9, 'n'], [-6, 'u'], [-3, 'm'], [0, ''], [3, 'k'], [6, 'M'], [9, 'G'], [12, 'T'], [15, 'P'], [18, 'E'],
+  [-9, 'n'],
+  [-6, 'u'],
+  [-3, 'm'],
+  [0, ''],
+  [3, 'k'],
+  [6, 'M'],
+  [9, 'G'],
+  [12, 'T'],
+  [15, 'P'],
+  [18, 'E'],
 ]);
-const DECIMAL_SI_EXPONENT: ReadonlyMap<string, number> = new Map(
-  [...DECIMAL_SI_SUFFIX].map(([exp, suffix]) => [suffix, exp]),
-);
+const DECIMAL_SI_EXPONENT: ReadonlyMap<string, number> = new Map([...DECIMAL_SI_SUFFIX].map(([exp, suffix]) => [suffix, exp]));
 const BINARY_SI_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
 const SUFFIX_CHARS = 'eEinumkKMGTP';
 
@@ -295,9 +302,7 @@ export class Quantity {
         if (fitsInt64(product)) {
           const result = positive ? product : -product;
           const looksCanonical =
-            format === 'BinarySI'
-              ? exponent % 10 === 0 && (value & 7n) !== 0n
-              : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
+            format === 'BinarySI' ? exponent % 10 === 0 && (value & 7n) !== 0n : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
           return new Quantity(result, scale, format, false, looksCanonical ? str : undefined);
         }
       }
@@ -451,8 +456,7 @@ export class Quantity {
     if (this.cached !== undefined) return this.cached;
     if (this.unscaled === 0n) return '0';
 
-    let format: QuantityFormat =
-      this.format === 'DecimalSI' || this.format === 'BinarySI' ? this.format : 'DecimalExponent';
+    let format: QuantityFormat = this.format === 'DecimalSI' || this.format === 'BinarySI' ? this.format : 'DecimalExponent';
     let integer = 0n;
     if (format === 'BinarySI') {
       // |q| < 1024, or a fraction, would need rounding in base 1024: shown as DecimalSI instead.

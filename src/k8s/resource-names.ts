@@ -45,10 +45,5 @@ export function isExtendedResourceName(name: string): boolean {
 
 /** IsScalarResourceName: extended, hugepages, prefixed native or attachable-volume resources. */
 export function isScalarResourceName(name: string): boolean {
-  return (
-    isExtendedResourceName(name) ||
-    isHugePageResourceName(name) ||
-    isPrefixedNativeResource(name) ||
-    isAttachableVolumeResourceName(name)
-  );
+  return isExtendedResourceName(name) || isHugePageResourceName(name) || isPrefixedNativeResource(name) || isAttachableVolumeResourceName(name);
 }

@@ -19,11 +19,7 @@ function parseEntry(name: string, value: string | number): Quantity {
   }
 }
 
-function combine(
-  a: ResourceListInput | undefined,
-  b: ResourceListInput | undefined,
-  pick: (x: Quantity, y: Quantity) => Quantity,
-): ResourceList {
+function combine(a: ResourceListInput | undefined, b: ResourceListInput | undefined, pick: (x: Quantity, y: Quantity) => Quantity): ResourceList {
   const result: ResourceList = {};
   const left = a ?? {};
   const right = b ?? {};

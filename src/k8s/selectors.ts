@@ -81,10 +81,13 @@ export function labelSelectorMatches(selector: LabelSelector | null | undefined,
   for (const { key, operator, values = [] } of selector.matchExpressions ?? []) {
     const present = has(key);
     const ok =
-      operator === 'In' ? present && values.includes(have[key])
-      : operator === 'NotIn' ? !present || !values.includes(have[key])
-      : operator === 'Exists' ? present
-      : !present;
+      operator === 'In'
+        ? present && values.includes(have[key])
+        : operator === 'NotIn'
+          ? !present || !values.includes(have[key])
+          : operator === 'Exists'
+            ? present
+            : !present;
     if (!ok) return false;
   }
   return true;

@@ -16,10 +16,7 @@ export interface CheckResult {
 
 const SEPARATOR = '-----------------------------------';
 
-export function checkCustomizationFiles(
-  paths: readonly string[],
-  runtime: Pick<CustomizationRuntime, 'compileCheck'>,
-): CheckResult {
+export function checkCustomizationFiles(paths: readonly string[], runtime: Pick<CustomizationRuntime, 'compileCheck'>): CheckResult {
   let ok = true;
   const lines: string[] = [];
   const { files, missing } = findCustomizationFiles(paths);
@@ -82,7 +79,7 @@ export function alignColumns(text: string, minWidth = 6, padding = 3): string {
   const columns = Math.max(0, ...rows.map((cells) => cells.length - 1));
   for (let column = 0; column < columns; column++) {
     // A column block is a run of consecutive lines that all have a tab-terminated cell in this column.
-    for (let start = 0; start < rows.length; ) {
+    for (let start = 0; start < rows.length;) {
       if (rows[start].length - 1 <= column) {
         start++;
         continue;
@@ -98,7 +95,5 @@ export function alignColumns(text: string, minWidth = 6, padding = 3): string {
       start = end;
     }
   }
-  return rows
-    .map((cells, i) => cells.map((cell, column) => (column < cells.length - 1 ? cell.padEnd(widths[i][column]) : cell)).join(''))
-    .join('\n');
+  return rows.map((cells, i) => cells.map((cell, column) => (column < cells.length - 1 ? cell.padEnd(widths[i][column]) : cell)).join('')).join('\n');
 }

@@ -139,7 +139,9 @@ function keyText(tstring: LuaString): string {
 
 /** A table entry's value (a fengari TValue), as encodeAt would encode it on the stack. */
 function encodeTValue(L: unknown, value: LuaValue, visited: Set<unknown>, depth: number, drop: boolean): unknown {
-  switch (value.type & 0x0f) { // lua_type: the type without its variant bits
+  switch (
+    value.type & 0x0f // lua_type: the type without its variant bits
+  ) {
     case lua.LUA_TBOOLEAN:
       return value.value;
     case lua.LUA_TNUMBER:

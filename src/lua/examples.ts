@@ -31,7 +31,10 @@ export function shippedExamples(root?: string): ShippedExample[] {
  */
 export function selectExamples(values: readonly string[], root?: string): ShippedExample[] {
   const examples = shippedExamples(root);
-  const texts = values.flatMap((value) => value.split(',')).map((text) => text.trim()).filter(Boolean);
+  const texts = values
+    .flatMap((value) => value.split(','))
+    .map((text) => text.trim())
+    .filter(Boolean);
   if (texts.some((text) => text.toLowerCase() === 'all')) return examples;
   const selectors: KindSelector[] = parseSelectors(texts, examples, 'shipped example');
   return examples.filter((example) => selectors.some((selector) => selects(selector, example)));

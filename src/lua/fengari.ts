@@ -49,16 +49,39 @@ const types: any = require('fengari/src/defs.js').constant_types;
 // (sandbox.ts) and the check of library tables after a call (state.ts): typed here, used nowhere else ---
 
 /** A Lua value (lobject.js TValue): a type tag with variant bits, and its payload. */
-export interface LuaValue { type: number; value: any }
+export interface LuaValue {
+  type: number;
+  value: any;
+}
 /** A table entry (ltable.js): entries form a list in insertion order, and are keyed in `strong` by their key's hash. */
-export interface LuaTableEntry { key: LuaValue; value: LuaValue; n?: LuaTableEntry; p?: LuaTableEntry }
+export interface LuaTableEntry {
+  key: LuaValue;
+  value: LuaValue;
+  n?: LuaTableEntry;
+  p?: LuaTableEntry;
+}
 /** A table (ltable.js Table), with the JS value lazy.ts keeps on a table it has not filled yet. */
-export interface LuaTable { strong: Map<unknown, LuaTableEntry>; f?: LuaTableEntry; l?: LuaTableEntry; metatable: LuaTable | null; flags: number; lazyValue?: object }
+export interface LuaTable {
+  strong: Map<unknown, LuaTableEntry>;
+  f?: LuaTableEntry;
+  l?: LuaTableEntry;
+  metatable: LuaTable | null;
+  flags: number;
+  lazyValue?: object;
+}
 /** A Lua string (lstring.js TString). */
-export interface LuaString { realstring: Uint8Array }
+export interface LuaString {
+  realstring: Uint8Array;
+}
 
 /** Type tags of the values lazy conversion creates (fengari makes every string a long string). */
-export const VALUE_TYPE = { boolean: types.LUA_TBOOLEAN as number, float: types.LUA_TNUMFLT as number, integer: types.LUA_TNUMINT as number, string: types.LUA_TLNGSTR as number, table: types.LUA_TTABLE as number };
+export const VALUE_TYPE = {
+  boolean: types.LUA_TBOOLEAN as number,
+  float: types.LUA_TNUMFLT as number,
+  integer: types.LUA_TNUMINT as number,
+  string: types.LUA_TLNGSTR as number,
+  table: types.LUA_TTABLE as number,
+};
 
 export function luaValue(type: number, value: unknown): LuaValue {
   return new lobject.TValue(type, value);
@@ -159,9 +182,22 @@ lobject.luaO_tostring = function tostringLikeGopherLua(L: unknown, obj: any): vo
 };
 
 /** fengari's table internals that the length below reads (ltable.js Table and its entry list). */
-interface TableEntry { key: { type: number; value: unknown }; n?: TableEntry; p?: TableEntry }
-interface FengariTable { strong: Map<unknown, TableEntry>; f?: TableEntry; l?: TableEntry }
-interface LengthCache { size: number; last?: TableEntry; lastPrev?: TableEntry; length: number }
+interface TableEntry {
+  key: { type: number; value: unknown };
+  n?: TableEntry;
+  p?: TableEntry;
+}
+interface FengariTable {
+  strong: Map<unknown, TableEntry>;
+  f?: TableEntry;
+  l?: TableEntry;
+}
+interface LengthCache {
+  size: number;
+  last?: TableEntry;
+  lastPrev?: TableEntry;
+  length: number;
+}
 const lengthCache = new WeakMap<FengariTable, LengthCache>();
 const DEAD_KEY = 10; // lobject.js LUA_TDEADKEY: the key of an entry removed from the table
 const NUMBER_TAG = 3; // defs.js LUA_TNUMBER (integer and float keys share it in the low bits)
@@ -184,8 +220,14 @@ function gopherLuaTableLength(t: FengariTable): number {
   let length = -1;
   if (cached !== undefined) {
     // Entries after an anchor that was the table's last (or last but one) entry when cached are new.
-    const anchor = cached.last === undefined ? null : cached.last.key.type !== DEAD_KEY ? cached.last
-      : cached.lastPrev !== undefined && cached.lastPrev.key.type !== DEAD_KEY ? cached.lastPrev : undefined;
+    const anchor =
+      cached.last === undefined
+        ? null
+        : cached.last.key.type !== DEAD_KEY
+          ? cached.last
+          : cached.lastPrev !== undefined && cached.lastPrev.key.type !== DEAD_KEY
+            ? cached.lastPrev
+            : undefined;
     if (anchor !== undefined) {
       let largestNew = 0;
       for (let e = anchor === null ? t.f : anchor.n; e !== undefined; e = e.n) {
@@ -194,7 +236,11 @@ function gopherLuaTableLength(t: FengariTable): number {
       }
       // Keys present when cached were at most cached.length: find the largest one still present.
       let old = cached.length;
-      for (let steps = 0; old > 0 && !t.strong.has(old); old--) if (++steps > size) { old = -1; break; }
+      for (let steps = 0; old > 0 && !t.strong.has(old); old--)
+        if (++steps > size) {
+          old = -1;
+          break;
+        }
       if (old >= 0) length = Math.max(largestNew, old);
     }
   }

@@ -1,14 +1,6 @@
 // One KindInterpreter per merged RIC target: each method runs the winning script on the Lua runtime and
 // turns script failures into InterpreterError(500) naming the customization, function and line.
-import type {
-  AggregatedStatusItem,
-  Component,
-  DependentObjectReference,
-  KindInterpreter,
-  KObject,
-  Operation,
-  ReplicaResult,
-} from '../interpreter/types.ts';
+import type { AggregatedStatusItem, Component, DependentObjectReference, KindInterpreter, KObject, Operation, ReplicaResult } from '../interpreter/types.ts';
 import { InterpreterError } from '../interpreter/types.ts';
 import { currentRequestContext, type RequestContext } from '../interpreter/context.ts';
 import { CUSTOMIZATION_RULES, foldingHint, scriptLineText } from './customizations.ts';
@@ -34,12 +26,7 @@ export interface CustomizationRuntime {
   getComponents(script: string, obj: KObject, o?: LuaCallOptions): Promise<Component[]>;
   reviseReplica(script: string, obj: KObject, replicas: number, o?: LuaCallOptions): Promise<KObject>;
   retain(script: string, desired: KObject, observed: KObject, o?: LuaCallOptions): Promise<KObject>;
-  aggregateStatus(
-    script: string,
-    obj: KObject,
-    items: AggregatedStatusItem[] | undefined,
-    o?: LuaCallOptions,
-  ): Promise<KObject>;
+  aggregateStatus(script: string, obj: KObject, items: AggregatedStatusItem[] | undefined, o?: LuaCallOptions): Promise<KObject>;
   reflectStatus(script: string, observed: KObject, o?: LuaCallOptions): Promise<Record<string, any>>;
   interpretHealth(script: string, observed: KObject, o?: LuaCallOptions): Promise<boolean>;
   getDependencies(script: string, obj: KObject, o?: LuaCallOptions): Promise<DependentObjectReference[]>;
@@ -65,11 +52,7 @@ export interface LuaKindInterpreter extends KindInterpreter {
   sources: Partial<Record<Operation, string[]>>;
 }
 
-export function createLuaInterpreter(
-  target: MergedTarget,
-  runtime: CustomizationRuntime,
-  options: LuaInterpreterOptions = {},
-): LuaKindInterpreter {
+export function createLuaInterpreter(target: MergedTarget, runtime: CustomizationRuntime, options: LuaInterpreterOptions = {}): LuaKindInterpreter {
   const call = async <T>(source: ScriptSource, functionName: string, run: (o: LuaCallOptions) => Promise<T>) => {
     const onPrint = options.onPrint;
     const context = currentRequestContext();
@@ -110,8 +93,7 @@ export function createLuaInterpreter(
   }
   if (rules.replicaRevision) {
     const s = rules.replicaRevision;
-    interpreter.reviseReplica = (obj, replicas) =>
-      call(s, 'ReviseReplica', (o) => runtime.reviseReplica(s.script, obj, replicas, o));
+    interpreter.reviseReplica = (obj, replicas) => call(s, 'ReviseReplica', (o) => runtime.reviseReplica(s.script, obj, replicas, o));
   }
   if (rules.statusReflection) {
     const s = rules.statusReflection;
@@ -119,13 +101,11 @@ export function createLuaInterpreter(
   }
   if (rules.statusAggregation) {
     const s = rules.statusAggregation;
-    interpreter.aggregateStatus = (obj, items) =>
-      call(s, 'AggregateStatus', (o) => runtime.aggregateStatus(s.script, obj, items, o));
+    interpreter.aggregateStatus = (obj, items) => call(s, 'AggregateStatus', (o) => runtime.aggregateStatus(s.script, obj, items, o));
   }
   if (rules.healthInterpretation) {
     const s = rules.healthInterpretation;
-    interpreter.interpretHealth = (observed) =>
-      call(s, 'InterpretHealth', (o) => runtime.interpretHealth(s.script, observed, o));
+    interpreter.interpretHealth = (observed) => call(s, 'InterpretHealth', (o) => runtime.interpretHealth(s.script, observed, o));
   }
   if (target.dependencies.length > 0) {
     const scripts = [...target.dependencies];
@@ -180,7 +160,11 @@ export function toInterpreterError(err: unknown, customization: string, function
     const line = err.line !== undefined && err.line > 0 ? err.line : undefined;
     const where = line === undefined ? '' : `${scriptLineText(line, source?.position, source?.file)}: `;
     const what = err.timeout ? `timeout: ${err.luaMessage}` : `${err.luaMessage}${foldingHint(source?.position)}`;
-    return new InterpreterError(500, `customization ${customization}: ${err.functionName ?? functionName}: ${where}${what}`, err.timeout ? 'timeout' : undefined);
+    return new InterpreterError(
+      500,
+      `customization ${customization}: ${err.functionName ?? functionName}: ${where}${what}`,
+      err.timeout ? 'timeout' : undefined,
+    );
   }
   if (err instanceof InterpreterError) {
     return new InterpreterError(err.code, `customization ${customization}: ${functionName}: ${err.message}`);

@@ -111,10 +111,17 @@ const getPodDependencies: CFunction = (L) => {
   const template = podTemplateArgument(L, 'getPodDependencies', 'corev1.PodTemplateSpec');
   let namespace: string;
   switch (lua.lua_type(L, 2)) {
-    case lua.LUA_TNIL: namespace = 'default'; break;
-    case lua.LUA_TSTRING: namespace = utf8.decode(lua.lua_tolstring(L, 2)); break;
-    case lua.LUA_TNUMBER: namespace = luaNumberToString(lua.lua_tonumber(L, 2)); break;
-    default: return typeError(L, 2, 'getPodDependencies', 'string');
+    case lua.LUA_TNIL:
+      namespace = 'default';
+      break;
+    case lua.LUA_TSTRING:
+      namespace = utf8.decode(lua.lua_tolstring(L, 2));
+      break;
+    case lua.LUA_TNUMBER:
+      namespace = luaNumberToString(lua.lua_tonumber(L, 2));
+      break;
+    default:
+      return typeError(L, 2, 'getPodDependencies', 'string');
   }
   const dependencies = fromTemplate(L, 'corev1.PodTemplateSpec', () => karmadaPodDependencies(template, namespace));
   // Go marshals a nil slice as null, which gopher-json decodes to nil.

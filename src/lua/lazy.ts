@@ -7,7 +7,24 @@
 // and a table is plain before any of its contents is observed, so scripts behave exactly as with eager
 // conversion. encodeLuaValue (convert.ts) encodes a table that
 // was never touched straight from its JS value.
-import { appendEntry, lua, lauxlib, luaValue, markWritten, newString, newTable, pushString, stateData, stringHash, tableAt, to_luastring, VALUE_TYPE, type LuaString, type LuaTable, type LuaValue } from './fengari.ts';
+import {
+  appendEntry,
+  lua,
+  lauxlib,
+  luaValue,
+  markWritten,
+  newString,
+  newTable,
+  pushString,
+  stateData,
+  stringHash,
+  tableAt,
+  to_luastring,
+  VALUE_TYPE,
+  type LuaString,
+  type LuaTable,
+  type LuaValue,
+} from './fengari.ts';
 
 // Materialization writes entries into fengari's table objects directly: through the API every entry
 // is two pushes and a lua_rawset, and luaH_setfrom hashes, looks up and clears dead keys per entry.

@@ -68,9 +68,7 @@ export async function loadCustomizations(paths: readonly string[], options: Load
  * Loads the built-in customizations: `files`, or every `interpreters/**\/customizations.yaml` outside
  * `testdata` (the shipped examples, src/lua/examples.ts, choose which).
  */
-export async function loadBuiltinCustomizations(
-  options: LoadOptions & { root?: string; files?: readonly string[] },
-): Promise<LoadResult> {
+export async function loadBuiltinCustomizations(options: LoadOptions & { root?: string; files?: readonly string[] }): Promise<LoadResult> {
   return loadFiles(options.files ? [...options.files] : findBuiltinCustomizationFiles(options.root), options);
 }
 
@@ -137,7 +135,14 @@ function readFile(file: string, runtime: CustomizationRuntime): FileOutcome {
   const problems: string[] = [];
   const warnings: string[] = [];
   // Per document: its target and operations (when readable) and its own first problem, for FailedCustomization.
-  const documents: Array<{ label: string; name?: string; document: number; target?: { apiVersion: string; kind: string }; operations: Operation[]; problem?: string }> = [];
+  const documents: Array<{
+    label: string;
+    name?: string;
+    document: number;
+    target?: { apiVersion: string; kind: string };
+    operations: Operation[];
+    problem?: string;
+  }> = [];
   for (const doc of parseCustomizationFile(text, file)) {
     const label = `document ${doc.document}${doc.name ? ` (${doc.name})` : ''}`;
     if (doc.skipped) {

@@ -59,7 +59,9 @@ export function mergeCustomizations(customizations: readonly Customization[]): {
       const script = ric.scripts[field];
       if (!script) continue;
       const position = ric.positions?.[field];
-      const source: ScriptSource = position ? { script, customization: ric.name, file: ric.file, position } : { script, customization: ric.name, file: ric.file };
+      const source: ScriptSource = position
+        ? { script, customization: ric.name, file: ric.file, position }
+        : { script, customization: ric.name, file: ric.file };
       if (field === 'dependencyInterpretation') {
         merged.dependencies.push(source);
         continue;
@@ -78,9 +80,7 @@ export function mergeCustomizations(customizations: readonly Customization[]): {
     }
   }
 
-  const targets = [...byTarget.values()].sort(
-    (a, b) => compareStrings(a.apiVersion, b.apiVersion) || compareStrings(a.kind, b.kind),
-  );
+  const targets = [...byTarget.values()].sort((a, b) => compareStrings(a.apiVersion, b.apiVersion) || compareStrings(a.kind, b.kind));
   return { targets, warnings };
 }
 

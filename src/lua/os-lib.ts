@@ -8,12 +8,42 @@ const utf8 = new TextDecoder();
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-interface Parts { year: number; month: number; day: number; hour: number; min: number; sec: number; wday: number; offsetMin: number; utc: boolean }
+interface Parts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  min: number;
+  sec: number;
+  wday: number;
+  offsetMin: number;
+  utc: boolean;
+}
 
 function partsOf(date: Date, utc: boolean): Parts {
   return utc
-    ? { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: date.getUTCHours(), min: date.getUTCMinutes(), sec: date.getUTCSeconds(), wday: date.getUTCDay(), offsetMin: 0, utc }
-    : { year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate(), hour: date.getHours(), min: date.getMinutes(), sec: date.getSeconds(), wday: date.getDay(), offsetMin: -date.getTimezoneOffset(), utc };
+    ? {
+        year: date.getUTCFullYear(),
+        month: date.getUTCMonth() + 1,
+        day: date.getUTCDate(),
+        hour: date.getUTCHours(),
+        min: date.getUTCMinutes(),
+        sec: date.getUTCSeconds(),
+        wday: date.getUTCDay(),
+        offsetMin: 0,
+        utc,
+      }
+    : {
+        year: date.getFullYear(),
+        month: date.getMonth() + 1,
+        day: date.getDate(),
+        hour: date.getHours(),
+        min: date.getMinutes(),
+        sec: date.getSeconds(),
+        wday: date.getDay(),
+        offsetMin: -date.getTimezoneOffset(),
+        utc,
+      };
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -58,7 +88,11 @@ export function strftime(p: Parts, format: string): string {
   let out = '';
   for (let i = 0; i < format.length; i++) {
     const c = format[i];
-    if (c === '%' && format[i + 1] === '%') { out += '%'; i++; continue; }
+    if (c === '%' && format[i + 1] === '%') {
+      out += '%';
+      i++;
+      continue;
+    }
     if (c === '%' && i < format.length - 1) {
       const flag = format[++i];
       out += FLAGS[flag]?.(p) ?? `%${flag}`;
@@ -108,7 +142,16 @@ const osDate: CFunction = (L) => {
     if (format.startsWith('*t')) {
       const p = partsOf(date, utc);
       lua.lua_createtable(L, 0, 9);
-      for (const [key, value] of [['year', p.year], ['month', p.month], ['day', p.day], ['hour', p.hour], ['min', p.min], ['sec', p.sec], ['wday', p.wday + 1], ['yday', 0]] as const) {
+      for (const [key, value] of [
+        ['year', p.year],
+        ['month', p.month],
+        ['day', p.day],
+        ['hour', p.hour],
+        ['min', p.min],
+        ['sec', p.sec],
+        ['wday', p.wday + 1],
+        ['yday', 0],
+      ] as const) {
         lua.lua_pushnumber(L, value);
         lua.lua_setfield(L, -2, to_luastring(key));
       }

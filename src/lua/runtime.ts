@@ -1,14 +1,7 @@
 // Runs Karmada ResourceInterpreterCustomization Lua functions with Karmada's semantics (luavm/lua.go):
 // function names and result counts per operation, result conversion as ConvertLuaResultInto, a
 // per-call deadline, a bounded pool of sandboxed states and a compile-once cache.
-import type {
-  AggregatedStatusItem,
-  Component,
-  DependentObjectReference,
-  KObject,
-  ReplicaRequirements,
-  ReplicaResult,
-} from '../interpreter/types.ts';
+import type { AggregatedStatusItem, Component, DependentObjectReference, KObject, ReplicaRequirements, ReplicaResult } from '../interpreter/types.ts';
 import { lua } from './fengari.ts';
 import { pushInterned } from './lazy.ts';
 import { LuaEncodeError, encodeLuaValue, encodeLuaValueDroppingEmptyTables, lastEncodingHadEmptyTables } from './convert.ts';

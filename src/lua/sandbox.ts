@@ -11,19 +11,37 @@ import { materialize, pushInterned } from './lazy.ts';
 import { OS_FUNCTIONS } from './os-lib.ts';
 import { gopherToNumber } from './to-number.ts';
 
-
 type CFunction = (L: any) => number;
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
 export const UNSUPPORTED_BASE_FUNCTIONS = [
-  'collectgarbage', 'dofile', 'getfenv', 'getmetatable', 'load', 'loadfile', 'loadstring',
-  'rawequal', 'rawget', 'rawset', 'setfenv', 'setmetatable', 'module', 'newproxy',
+  'collectgarbage',
+  'dofile',
+  'getfenv',
+  'getmetatable',
+  'load',
+  'loadfile',
+  'loadstring',
+  'rawequal',
+  'rawget',
+  'rawset',
+  'setfenv',
+  'setmetatable',
+  'module',
+  'newproxy',
 ] as const;
 
 const BASE_FUNCTIONS = ['assert', 'error', 'ipairs', 'pcall', 'xpcall', 'select', 'tonumber', 'tostring', 'type'];
 const STRING_FUNCTIONS = ['find', 'len', 'match', 'reverse'];
 const STRING_ARGS_CHECKED: Record<string, number[]> = {
-  byte: [1], find: [1, 2], match: [1, 2], gmatch: [1, 2], lower: [1], upper: [1], reverse: [1], sub: [1],
+  byte: [1],
+  find: [1, 2],
+  match: [1, 2],
+  gmatch: [1, 2],
+  lower: [1],
+  upper: [1],
+  reverse: [1],
+  sub: [1],
 };
 const MAX_STRING_PARAM_LENGTH = 1_000_000;
 const MATH_FROM_FENGARI = ['abs', 'acos', 'asin', 'cos', 'exp', 'random', 'randomseed', 'sin', 'sqrt', 'tan', 'pi'];
@@ -59,7 +77,11 @@ function unsupported(name: string): CFunction {
 }
 
 function stringUnsupported(name: string): CFunction {
-  return (L) => raise(L, `The Lua function string.${name} is not supported by Karmada. If you believe this function is essential for your use case, please submit an issue to let us know why you need it.`);
+  return (L) =>
+    raise(
+      L,
+      `The Lua function string.${name} is not supported by Karmada. If you believe this function is essential for your use case, please submit an issue to let us know why you need it.`,
+    );
 }
 
 function withStringLengthCheck(fn: CFunction, args: number[]): CFunction {
@@ -68,7 +90,10 @@ function withStringLengthCheck(fn: CFunction, args: number[]): CFunction {
       if (lua.lua_type(L, arg) === lua.LUA_TSTRING) {
         const length = lua.lua_rawlen(L, arg);
         if (length > MAX_STRING_PARAM_LENGTH) {
-          raise(L, `string length ${length} exceeds the maximum allowed input string length ${MAX_STRING_PARAM_LENGTH} in Karmada lua string lib, please check your lua script.`);
+          raise(
+            L,
+            `string length ${length} exceeds the maximum allowed input string length ${MAX_STRING_PARAM_LENGTH} in Karmada lua string lib, please check your lua script.`,
+          );
         }
       }
     }
@@ -97,10 +122,15 @@ function pushByteString(L: any, s: string): void {
 
 function formatArgAt(L: any, index: number): FormatArg {
   switch (lua.lua_type(L, index)) {
-    case lua.LUA_TNUMBER: return { type: 'number', value: lua.lua_tonumber(L, index) };
-    case lua.LUA_TSTRING: return { type: 'string', value: byteString(L, index) };
-    case lua.LUA_TBOOLEAN: return { type: 'boolean', value: lua.lua_toboolean(L, index) };
-    case lua.LUA_TNIL: case lua.LUA_TNONE: return { type: 'nil' };
+    case lua.LUA_TNUMBER:
+      return { type: 'number', value: lua.lua_tonumber(L, index) };
+    case lua.LUA_TSTRING:
+      return { type: 'string', value: byteString(L, index) };
+    case lua.LUA_TBOOLEAN:
+      return { type: 'boolean', value: lua.lua_toboolean(L, index) };
+    case lua.LUA_TNIL:
+    case lua.LUA_TNONE:
+      return { type: 'nil' };
     default: {
       const name = typeName(L, index);
       lauxlib.luaL_tolstring(L, index);
@@ -114,7 +144,10 @@ function formatArgAt(L: any, index: number): FormatArg {
 
 function checkStringLength(L: any, index: number): void {
   if (lua.lua_type(L, index) === lua.LUA_TSTRING && lua.lua_rawlen(L, index) > MAX_STRING_PARAM_LENGTH) {
-    raise(L, `string length ${lua.lua_rawlen(L, index)} exceeds the maximum allowed input string length ${MAX_STRING_PARAM_LENGTH} in Karmada lua string lib, please check your lua script.`);
+    raise(
+      L,
+      `string length ${lua.lua_rawlen(L, index)} exceeds the maximum allowed input string length ${MAX_STRING_PARAM_LENGTH} in Karmada lua string lib, please check your lua script.`,
+    );
   }
 }
 
@@ -227,7 +260,11 @@ const stringChar: CFunction = (L) => {
  */
 function goMapCase(s: string, upper: boolean): string {
   let ascii = true;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) { ascii = false; break; }
+  for (let i = 0; i < s.length; i++)
+    if (s.charCodeAt(i) >= 0x80) {
+      ascii = false;
+      break;
+    }
   if (ascii) return upper ? s.replace(/[a-z]+/g, (m) => m.toUpperCase()) : s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
   let out = '';
   for (let i = 0; i < s.length;) {
@@ -318,36 +355,48 @@ function stringGmatch(find: CFunction): CFunction {
     lua.lua_settop(L, 2);
     let position = 0;
     let done = false;
-    lua.lua_pushcclosure(L, (Ls: any) => {
-      if (done) return 0;
-      const length = lua.lua_rawlen(Ls, lua.lua_upvalueindex(1));
-      if (position > length) { done = true; return 0; }
-      const base = lua.lua_gettop(Ls);
-      lua.lua_pushcfunction(Ls, find);
-      lua.lua_pushvalue(Ls, lua.lua_upvalueindex(1));
-      lua.lua_pushvalue(Ls, lua.lua_upvalueindex(2));
-      lua.lua_pushinteger(Ls, position + 1);
-      lua.lua_pushboolean(Ls, false);
-      lua.lua_call(Ls, 4, lua.LUA_MULTRET);
-      if (anchored) done = true;
-      if (lua.lua_isnil(Ls, base + 1)) { done = true; return 0; }
-      const start = lua.lua_tointeger(Ls, base + 1);
-      const end = lua.lua_tointeger(Ls, base + 2);
-      position = Math.max(start, end);
-      const captures = lua.lua_gettop(Ls) - base - 2;
-      if (captures > 0) return captures;
-      const bytes = lua.lua_tolstring(Ls, lua.lua_upvalueindex(1)) as Uint8Array;
-      lua.lua_pushstring(Ls, bytes.subarray(start - 1, end));
-      return 1;
-    }, 2);
+    lua.lua_pushcclosure(
+      L,
+      (Ls: any) => {
+        if (done) return 0;
+        const length = lua.lua_rawlen(Ls, lua.lua_upvalueindex(1));
+        if (position > length) {
+          done = true;
+          return 0;
+        }
+        const base = lua.lua_gettop(Ls);
+        lua.lua_pushcfunction(Ls, find);
+        lua.lua_pushvalue(Ls, lua.lua_upvalueindex(1));
+        lua.lua_pushvalue(Ls, lua.lua_upvalueindex(2));
+        lua.lua_pushinteger(Ls, position + 1);
+        lua.lua_pushboolean(Ls, false);
+        lua.lua_call(Ls, 4, lua.LUA_MULTRET);
+        if (anchored) done = true;
+        if (lua.lua_isnil(Ls, base + 1)) {
+          done = true;
+          return 0;
+        }
+        const start = lua.lua_tointeger(Ls, base + 1);
+        const end = lua.lua_tointeger(Ls, base + 2);
+        position = Math.max(start, end);
+        const captures = lua.lua_gettop(Ls) - base - 2;
+        if (captures > 0) return captures;
+        const bytes = lua.lua_tolstring(Ls, lua.lua_upvalueindex(1)) as Uint8Array;
+        lua.lua_pushstring(Ls, bytes.subarray(start - 1, end));
+        return 1;
+      },
+      2,
+    );
     return 1;
   };
 }
 
-const number1 = (fn: (x: number) => number): CFunction => (L) => {
-  lua.lua_pushnumber(L, fn(lauxlib.luaL_checknumber(L, 1)));
-  return 1;
-};
+const number1 =
+  (fn: (x: number) => number): CFunction =>
+  (L) => {
+    lua.lua_pushnumber(L, fn(lauxlib.luaL_checknumber(L, 1)));
+    return 1;
+  };
 
 /**
  * gopher-lua math.max / math.min: every argument through CheckNumber (numeric strings converted), the
@@ -375,7 +424,10 @@ const mathExtras: Record<string, CFunction> = {
   floor: number1(Math.floor),
   ceil: number1(Math.ceil),
   atan: number1(Math.atan),
-  atan2: (L) => { lua.lua_pushnumber(L, Math.atan2(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checknumber(L, 2))); return 1; },
+  atan2: (L) => {
+    lua.lua_pushnumber(L, Math.atan2(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checknumber(L, 2)));
+    return 1;
+  },
   cosh: number1(Math.cosh),
   sinh: number1(Math.sinh),
   tanh: number1(Math.tanh),
@@ -385,11 +437,30 @@ const mathExtras: Record<string, CFunction> = {
   deg: number1((x) => (x * 180) / Math.PI),
   rad: number1((x) => (x * Math.PI) / 180),
   // math.Mod on any two numbers (fengari raises for two integer-typed arguments and a zero divisor).
-  fmod: (L) => { lua.lua_pushnumber(L, lauxlib.luaL_checknumber(L, 1) % lauxlib.luaL_checknumber(L, 2)); return 1; },
-  modf: (L) => { const [int, frac] = goModf(lauxlib.luaL_checknumber(L, 1)); lua.lua_pushnumber(L, int); lua.lua_pushnumber(L, frac); return 2; },
-  pow: (L) => { lua.lua_pushnumber(L, goPow(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checknumber(L, 2))); return 1; },
-  ldexp: (L) => { lua.lua_pushnumber(L, goLdexp(lauxlib.luaL_checknumber(L, 1), goIntArg(L, 2))); return 1; },
-  frexp: (L) => { const [m, e] = goFrexp(lauxlib.luaL_checknumber(L, 1)); lua.lua_pushnumber(L, m); lua.lua_pushnumber(L, e); return 2; },
+  fmod: (L) => {
+    lua.lua_pushnumber(L, lauxlib.luaL_checknumber(L, 1) % lauxlib.luaL_checknumber(L, 2));
+    return 1;
+  },
+  modf: (L) => {
+    const [int, frac] = goModf(lauxlib.luaL_checknumber(L, 1));
+    lua.lua_pushnumber(L, int);
+    lua.lua_pushnumber(L, frac);
+    return 2;
+  },
+  pow: (L) => {
+    lua.lua_pushnumber(L, goPow(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checknumber(L, 2)));
+    return 1;
+  },
+  ldexp: (L) => {
+    lua.lua_pushnumber(L, goLdexp(lauxlib.luaL_checknumber(L, 1), goIntArg(L, 2)));
+    return 1;
+  },
+  frexp: (L) => {
+    const [m, e] = goFrexp(lauxlib.luaL_checknumber(L, 1));
+    lua.lua_pushnumber(L, m);
+    lua.lua_pushnumber(L, e);
+    return 2;
+  },
   // gopher-lua's math.mod is luaModulo (the sign follows the divisor, like `%`), not fmod.
   mod: (L) => {
     const divisor = lauxlib.luaL_checknumber(L, 2);
@@ -409,7 +480,10 @@ function tableLength(L: any, index: number): number {
 
 /** t[key] = value on top of the stack (popped); keys beyond fengari's 32-bit integers as float keys. */
 function setTableAt(L: any, table: number, key: number): void {
-  if ((key | 0) === key) { lua.lua_seti(L, table, key); return; }
+  if ((key | 0) === key) {
+    lua.lua_seti(L, table, key);
+    return;
+  }
   lua.lua_pushnumber(L, key);
   lua.lua_insert(L, -2);
   lua.lua_settable(L, table);
@@ -464,9 +538,15 @@ const tableRemove: CFunction = (L) => {
   const position = lua.lua_gettop(L) === 1 ? -1 : goIntArg(L, 2);
   const n = tableLength(L, 1);
   lua.lua_settop(L, 1);
-  if (n === 0) { lua.lua_pushnil(L); return 1; }
+  if (n === 0) {
+    lua.lua_pushnil(L);
+    return 1;
+  }
   const i = goDecrement(position);
-  if (i >= n) { lua.lua_pushnil(L); return 1; }
+  if (i >= n) {
+    lua.lua_pushnil(L);
+    return 1;
+  }
   if (i === n - 1 || i < 0) {
     lua.lua_geti(L, 1, n);
     lua.lua_pushnil(L);
@@ -660,7 +740,8 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
     lua.lua_pop(L, 1);
   }
   lua.lua_pushnil(L);
-  while (lua.lua_next(L, stringLib) !== 0) { // clear it (keys collected first: no writes while iterating)
+  while (lua.lua_next(L, stringLib) !== 0) {
+    // clear it (keys collected first: no writes while iterating)
     lua.lua_pop(L, 1);
     lua.lua_pushvalue(L, -1);
     lua.lua_pushnil(L);
@@ -668,9 +749,16 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
   }
   const fengariFind = originals.get('find')!;
   const stringFunctions: Record<string, CFunction> = {
-    byte: stringByte, char: stringChar, find: stringFind(fengariFind), gmatch: stringGmatch(fengariFind),
-    len: originals.get('len')!, lower: stringLower, match: stringMatch(originals.get('match')!),
-    reverse: originals.get('reverse')!, sub: stringSub, upper: stringUpper,
+    byte: stringByte,
+    char: stringChar,
+    find: stringFind(fengariFind),
+    gmatch: stringGmatch(fengariFind),
+    len: originals.get('len')!,
+    lower: stringLower,
+    match: stringMatch(originals.get('match')!),
+    reverse: originals.get('reverse')!,
+    sub: stringSub,
+    upper: stringUpper,
   };
   lua.lua_pushvalue(L, stringLib);
   for (const [name, fn] of Object.entries(stringFunctions)) {
@@ -807,7 +895,10 @@ const requireModule: CFunction = (L) => {
   if (lua.lua_type(L, 4) !== lua.LUA_TFUNCTION) raise(L, `module ${name} not found:\n\tno field package.preload['${name}']`);
   lua.lua_pushvalue(L, 1);
   lua.lua_call(L, 1, 1); // 4: module value
-  if (lua.lua_isnil(L, 4)) { lua.lua_pop(L, 1); lua.lua_pushboolean(L, true); }
+  if (lua.lua_isnil(L, 4)) {
+    lua.lua_pop(L, 1);
+    lua.lua_pushboolean(L, true);
+  }
   lua.lua_pushvalue(L, 1);
   lua.lua_pushvalue(L, 4);
   lua.lua_settable(L, 2);

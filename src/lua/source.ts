@@ -30,7 +30,7 @@ export function toLua53Source(source: string): string {
     const ch = source[i];
     if (ch === '-' && source[i + 1] === '-') {
       const open = longBracketAt(source, i + 2);
-      const end = open ? skipLongBracket(source, i + 2, open) : (source.indexOf('\n', i) + 1 || source.length);
+      const end = open ? skipLongBracket(source, i + 2, open) : source.indexOf('\n', i) + 1 || source.length;
       out += source.slice(i, end);
       i = end;
     } else if (ch === '[' && longBracketAt(source, i)) {

@@ -27,7 +27,12 @@ export interface CallLimits {
 
 export type CallBody = (L: any) => void;
 
-interface TableSnapshot { table: LuaTable; entries: Array<[unknown, number, unknown]>; shadowRef: number; ref: number }
+interface TableSnapshot {
+  table: LuaTable;
+  entries: Array<[unknown, number, unknown]>;
+  shadowRef: number;
+  ref: number;
+}
 
 function heapInUse(): number {
   const stats = getHeapStatistics();
@@ -136,9 +141,10 @@ export class LuaState {
       lua.lua_pushinteger(L, chunkRef);
       const status = lua.lua_pcall(L, 1, 0, 0);
       if (status !== lua.LUA_OK) {
-        const message = lua.lua_type(L, -1) === lua.LUA_TSTRING || lua.lua_type(L, -1) === lua.LUA_TNUMBER
-          ? luaToJsString(L, -1)
-          : `(error object is a ${new TextDecoder().decode(lua.lua_typename(L, lua.lua_type(L, -1)))} value)`;
+        const message =
+          lua.lua_type(L, -1) === lua.LUA_TSTRING || lua.lua_type(L, -1) === lua.LUA_TNUMBER
+            ? luaToJsString(L, -1)
+            : `(error object is a ${new TextDecoder().decode(lua.lua_typename(L, lua.lua_type(L, -1)))} value)`;
         if (this.failure) this.poisoned = true;
         if (this.nativeError instanceof LuaScriptError) throw this.nativeError;
         if (this.nativeError !== undefined) this.poisoned = true;
@@ -264,7 +270,8 @@ export class LuaState {
       lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, snapshot.ref);
       const keys: number[] = [];
       lua.lua_pushnil(L);
-      while (lua.lua_next(L, -2) !== 0) { // collect keys, then clear
+      while (lua.lua_next(L, -2) !== 0) {
+        // collect keys, then clear
         lua.lua_pop(L, 1);
         lua.lua_pushvalue(L, -1);
         keys.push(lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
@@ -295,7 +302,6 @@ export class LuaState {
     this.chunks.clear();
   }
 }
-
 
 /** Raises a Lua error positioned at the running Lua line (luaL_error's level 1 is the caller, not the hooked function). */
 function raiseAtCurrentLine(L: any, message: string): never {

@@ -18,10 +18,30 @@ export type FormatArg =
 /** LNumber.Format: %q %s of its String(); integer verbs on int64(n); float verbs on float64(n). */
 function printLNumber(p: Printer, n: number, verb: string): void {
   switch (verb) {
-    case 'q': case 's': p.printString(luaNumberToString(n), verb); return;
-    case 'b': case 'c': case 'd': case 'o': case 'x': case 'X': case 'U': p.printInt64(goInt64(n), verb); return;
-    case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': p.printFloat64(n, verb); return;
-    case 'i': p.printInt64(goInt64(n), 'd'); return;
+    case 'q':
+    case 's':
+      p.printString(luaNumberToString(n), verb);
+      return;
+    case 'b':
+    case 'c':
+    case 'd':
+    case 'o':
+    case 'x':
+    case 'X':
+    case 'U':
+      p.printInt64(goInt64(n), verb);
+      return;
+    case 'e':
+    case 'E':
+    case 'f':
+    case 'F':
+    case 'g':
+    case 'G':
+      p.printFloat64(n, verb);
+      return;
+    case 'i':
+      p.printInt64(goInt64(n), 'd');
+      return;
     default:
       if (isGoInteger(n)) p.printInt64(goInt64(n), verb);
       else p.printFloat64(n, verb);
@@ -44,21 +64,35 @@ function printLString(p: Printer, s: string, verb: string): void {
 /** The value badVerb shows: printArg(arg, 'v') with methods off, i.e. by reflection. */
 function printReflected(p: Printer, arg: FormatArg): void {
   switch (arg.type) {
-    case 'number': p.fmtFloat(arg.value, 'g', -1); return;
-    case 'string': p.fmtS(arg.value); return;
-    case 'boolean': p.fmtBoolean(arg.value); return;
-    case 'nil': p.buf += p.sharpV ? '&lua.LNilType{}' : '&{}'; return;
-    default: p.buf += arg.text;
+    case 'number':
+      p.fmtFloat(arg.value, 'g', -1);
+      return;
+    case 'string':
+      p.fmtS(arg.value);
+      return;
+    case 'boolean':
+      p.fmtBoolean(arg.value);
+      return;
+    case 'nil':
+      p.buf += p.sharpV ? '&lua.LNilType{}' : '&{}';
+      return;
+    default:
+      p.buf += arg.text;
   }
 }
 
 function goTypeName(arg: FormatArg): string {
   switch (arg.type) {
-    case 'number': return 'lua.LNumber';
-    case 'string': return 'lua.LString';
-    case 'boolean': return 'lua.LBool';
-    case 'nil': return '*lua.LNilType';
-    default: return arg.goType;
+    case 'number':
+      return 'lua.LNumber';
+    case 'string':
+      return 'lua.LString';
+    case 'boolean':
+      return 'lua.LBool';
+    case 'nil':
+      return '*lua.LNilType';
+    default:
+      return arg.goType;
   }
 }
 
@@ -66,31 +100,48 @@ function goTypeName(arg: FormatArg): string {
 const luaValues: ArgPrinter<FormatArg> = {
   typeName: goTypeName,
   printArg(p, arg, verb) {
-    if (verb === 'T') { p.fmtS(goTypeName(arg)); return; }
+    if (verb === 'T') {
+      p.fmtS(goTypeName(arg));
+      return;
+    }
     if (verb === 'p' && arg.type !== 'other' && arg.type !== 'nil') {
       p.badVerb(verb, goTypeName(arg), () => printReflected(p, arg));
       return;
     }
-    if (verb === 'w') { // only Errorf wraps errors
+    if (verb === 'w') {
+      // only Errorf wraps errors
       p.badVerb(verb, goTypeName(arg), () => printReflected(p, arg));
       return;
     }
     switch (arg.type) {
-      case 'number': printLNumber(p, arg.value, verb); return;
-      case 'string': printLString(p, arg.value, verb); return;
+      case 'number':
+        printLNumber(p, arg.value, verb);
+        return;
+      case 'string':
+        printLString(p, arg.value, verb);
+        return;
       case 'boolean': {
         const text = arg.value ? 'true' : 'false';
-        if (!p.sharpV && 'vsxXq'.includes(verb)) { p.printString(text, verb); return; } // Stringer
+        if (!p.sharpV && 'vsxXq'.includes(verb)) {
+          p.printString(text, verb);
+          return;
+        } // Stringer
         if (verb === 't' || verb === 'v') p.fmtBoolean(arg.value);
         else p.badVerb(verb, 'lua.LBool', () => p.fmtBoolean(arg.value));
         return;
       }
       case 'nil':
-        if (!p.sharpV && 'vsxXq'.includes(verb)) { p.printString('nil', verb); return; } // Stringer
+        if (!p.sharpV && 'vsxXq'.includes(verb)) {
+          p.printString('nil', verb);
+          return;
+        } // Stringer
         printReflected(p, arg); // a pointer to an empty struct
         return;
       default:
-        if (!p.sharpV && 'vsxXq'.includes(verb)) { p.printString(arg.text, verb); return; } // Stringer
+        if (!p.sharpV && 'vsxXq'.includes(verb)) {
+          p.printString(arg.text, verb);
+          return;
+        } // Stringer
         p.buf += `%!${verb}(${arg.goType})`; // Go would dump the struct's internals
     }
   },
@@ -113,7 +164,10 @@ export function formatArgumentCount(format: string): number {
     percent++;
   }
   for (let i = 0; i < format.length - 1; i++) {
-    if (format[i] === '%' && format[i + 1] === '%') { pairs++; i++; }
+    if (format[i] === '%' && format[i + 1] === '%') {
+      pairs++;
+      i++;
+    }
   }
   return percent - pairs;
 }

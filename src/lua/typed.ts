@@ -24,29 +24,37 @@ const resourceList: Schema = { kind: 'map', of: { kind: 'quantity' }, goType: 'v
 const field = (schema: Schema, omitempty = true, pointer = false) => ({ schema, omitempty, pointer });
 
 const nodeSelectorRequirement: Schema = {
-  kind: 'struct', goType: 'NodeSelectorRequirement',
+  kind: 'struct',
+  goType: 'NodeSelectorRequirement',
   fields: { key: field(str, false), operator: field(str, false), values: field(stringList) },
 };
 const nodeSelectorTerm: Schema = {
-  kind: 'struct', goType: 'NodeSelectorTerm',
+  kind: 'struct',
+  goType: 'NodeSelectorTerm',
   fields: {
     matchExpressions: field({ kind: 'array', of: nodeSelectorRequirement, goType: '[]v1.NodeSelectorRequirement' }),
     matchFields: field({ kind: 'array', of: nodeSelectorRequirement, goType: '[]v1.NodeSelectorRequirement' }),
   },
 };
 const nodeSelector: Schema = {
-  kind: 'struct', goType: 'NodeSelector',
+  kind: 'struct',
+  goType: 'NodeSelector',
   fields: { nodeSelectorTerms: field({ kind: 'array', of: nodeSelectorTerm, goType: '[]v1.NodeSelectorTerm' }, false) },
 };
 const toleration: Schema = {
-  kind: 'struct', goType: 'Toleration',
+  kind: 'struct',
+  goType: 'Toleration',
   fields: {
-    key: field(str), operator: field(str), value: field(str), effect: field(str),
+    key: field(str),
+    operator: field(str),
+    value: field(str),
+    effect: field(str),
     tolerationSeconds: field({ kind: 'int', bits: 64 }, true, true),
   },
 };
 const nodeClaim: Schema = {
-  kind: 'struct', goType: 'NodeClaim',
+  kind: 'struct',
+  goType: 'NodeClaim',
   fields: {
     hardNodeAffinity: field(nodeSelector, true, true),
     nodeSelector: field(stringMap),
@@ -54,7 +62,8 @@ const nodeClaim: Schema = {
   },
 };
 export const replicaRequirementsSchema: Schema = {
-  kind: 'struct', goType: 'ReplicaRequirements',
+  kind: 'struct',
+  goType: 'ReplicaRequirements',
   fields: {
     nodeClaim: field(nodeClaim, true, true),
     resourceRequest: field(resourceList),
@@ -63,13 +72,16 @@ export const replicaRequirementsSchema: Schema = {
   },
 };
 const componentReplicaRequirements: Schema = {
-  kind: 'struct', goType: 'ComponentReplicaRequirements',
+  kind: 'struct',
+  goType: 'ComponentReplicaRequirements',
   fields: { nodeClaim: field(nodeClaim, true, true), resourceRequest: field(resourceList), priorityClassName: field(str) },
 };
 export const componentsSchema: Schema = {
-  kind: 'array', goType: '[]v1alpha2.Component',
+  kind: 'array',
+  goType: '[]v1alpha2.Component',
   of: {
-    kind: 'struct', goType: 'Component',
+    kind: 'struct',
+    goType: 'Component',
     fields: {
       name: field(str, false),
       replicas: field({ kind: 'int', bits: 32 }, false),
@@ -78,21 +90,28 @@ export const componentsSchema: Schema = {
   },
 };
 const labelSelector: Schema = {
-  kind: 'struct', goType: 'LabelSelector',
+  kind: 'struct',
+  goType: 'LabelSelector',
   fields: {
     matchLabels: field(stringMap),
     matchExpressions: field({
-      kind: 'array', goType: '[]v1.LabelSelectorRequirement',
+      kind: 'array',
+      goType: '[]v1.LabelSelectorRequirement',
       of: { kind: 'struct', goType: 'LabelSelectorRequirement', fields: { key: field(str, false), operator: field(str, false), values: field(stringList) } },
     }),
   },
 };
 export const dependenciesSchema: Schema = {
-  kind: 'array', goType: '[]v1alpha1.DependentObjectReference',
+  kind: 'array',
+  goType: '[]v1alpha1.DependentObjectReference',
   of: {
-    kind: 'struct', goType: 'DependentObjectReference',
+    kind: 'struct',
+    goType: 'DependentObjectReference',
     fields: {
-      apiVersion: field(str, false), kind: field(str, false), namespace: field(str), name: field(str),
+      apiVersion: field(str, false),
+      kind: field(str, false),
+      namespace: field(str),
+      name: field(str),
       labelSelector: field(labelSelector, true, true),
     },
   },
@@ -112,11 +131,16 @@ function mismatch(value: unknown, goType: string, where: string | undefined): Ty
 
 function goTypeOf(schema: Schema): string {
   switch (schema.kind) {
-    case 'string': return 'string';
-    case 'int': return `int${schema.bits}`;
-    case 'quantity': return 'resource.Quantity';
-    case 'struct': return `v1alpha2.${schema.goType}`;
-    default: return schema.goType;
+    case 'string':
+      return 'string';
+    case 'int':
+      return `int${schema.bits}`;
+    case 'quantity':
+      return 'resource.Quantity';
+    case 'struct':
+      return `v1alpha2.${schema.goType}`;
+    default:
+      return schema.goType;
   }
 }
 
@@ -168,12 +192,18 @@ function decode(value: unknown, schema: Schema, where: string | undefined): unkn
 
 function zeroValue(schema: Schema): unknown {
   switch (schema.kind) {
-    case 'string': return '';
-    case 'int': return 0;
-    case 'quantity': return '0';
-    case 'array': return [];
-    case 'map': return {};
-    case 'struct': return marshalStruct(schema, {});
+    case 'string':
+      return '';
+    case 'int':
+      return 0;
+    case 'quantity':
+      return '0';
+    case 'array':
+      return [];
+    case 'map':
+      return {};
+    case 'struct':
+      return marshalStruct(schema, {});
   }
 }
 

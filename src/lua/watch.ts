@@ -31,11 +31,7 @@ export interface CustomizationWatch {
  * `result.errors` is not empty the caller should keep serving the last good set (`current()` keeps it)
  * and report the errors; a later successful reload replaces it.
  */
-export function watchCustomizations(
-  paths: readonly string[],
-  onReload: (result: LoadResult) => void,
-  options: WatchOptions,
-): CustomizationWatch {
+export function watchCustomizations(paths: readonly string[], onReload: (result: LoadResult) => void, options: WatchOptions): CustomizationWatch {
   const debounceMs = options.debounceMs ?? 300;
   const pollMs = options.pollMs ?? 5000;
   let lastGood = options.initial;

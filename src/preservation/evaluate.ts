@@ -46,11 +46,7 @@ export interface EvaluateOptions {
  * `aggregatedStatus[cluster].status`: the status travels as JSON, is decoded by encoding/json, and each
  * jsonPath runs with AllowMissingKeys(false).
  */
-export function evaluatePreservation(
-  rules: StatePreservationRule[],
-  reflectedStatus: unknown,
-  opts: EvaluateOptions = {},
-): PreservationResult {
+export function evaluatePreservation(rules: StatePreservationRule[], reflectedStatus: unknown, opts: EvaluateOptions = {}): PreservationResult {
   const labels: Array<[string, string]> = [];
   const errors: RuleMessage[] = [];
   const warnings: RuleMessage[] = [];

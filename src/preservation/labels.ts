@@ -11,8 +11,7 @@ const QUALIFIED_NAME = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
 const LABEL_VALUE = new RegExp(`^${LABEL_VALUE_FMT}$`);
 const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 
-const QUALIFIED_NAME_ERR =
-  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_VALUE_ERR =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_ERR =

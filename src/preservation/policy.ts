@@ -37,12 +37,31 @@ const POLICY_SHAPE: Shape = {
     spec: {
       fields: {
         ...Object.fromEntries(
-          ['activationPreference', 'association', 'conflictResolution', 'dependentOverrides', 'placement', 'preemption', 'preserveResourcesOnDeletion', 'priority', 'propagateDeps', 'resourceSelectors', 'schedulePriority', 'schedulerName', 'suspension'].map((field) => [field, 'any' as const]),
+          [
+            'activationPreference',
+            'association',
+            'conflictResolution',
+            'dependentOverrides',
+            'placement',
+            'preemption',
+            'preserveResourcesOnDeletion',
+            'priority',
+            'propagateDeps',
+            'resourceSelectors',
+            'schedulePriority',
+            'schedulerName',
+            'suspension',
+          ].map((field) => [field, 'any' as const]),
         ),
         failover: {
           fields: {
             application: {
-              fields: { decisionConditions: { fields: { tolerationSeconds: 'any' } }, gracePeriodSeconds: 'any', purgeMode: 'any', statePreservation: STATE_PRESERVATION_SHAPE },
+              fields: {
+                decisionConditions: { fields: { tolerationSeconds: 'any' } },
+                gracePeriodSeconds: 'any',
+                purgeMode: 'any',
+                statePreservation: STATE_PRESERVATION_SHAPE,
+              },
             },
             cluster: { fields: { purgeMode: 'any', statePreservation: STATE_PRESERVATION_SHAPE } },
           },
@@ -100,9 +119,7 @@ export function validateRules(value: unknown, where: string): StatePreservationR
 function rulesOfPolicy(policy: Record<string, unknown>): StatePreservationRule[] {
   const name = isRecord(policy.metadata) && typeof policy.metadata.name === 'string' ? shortName(policy.metadata.name) : '(unnamed)';
   if (policy.apiVersion !== POLICY_API_VERSION) {
-    throw new PreservationInputError(
-      `${policy.kind} ${name}: apiVersion must be ${POLICY_API_VERSION}, got ${shortName(String(policy.apiVersion))}`,
-    );
+    throw new PreservationInputError(`${policy.kind} ${name}: apiVersion must be ${POLICY_API_VERSION}, got ${shortName(String(policy.apiVersion))}`);
   }
   refuseUnknownFields(policy, POLICY_SHAPE, `${policy.kind} ${name}: `);
   const failover = isRecord(policy.spec) && isRecord(policy.spec.failover) ? policy.spec.failover : undefined;
@@ -112,7 +129,8 @@ function rulesOfPolicy(policy: Record<string, unknown>): StatePreservationRule[]
     const behavior = failover?.[source];
     if (!isRecord(behavior) || behavior.statePreservation === undefined || behavior.statePreservation === null) continue;
     const where = `spec.failover.${source}.statePreservation.rules`;
-    if (!isRecord(behavior.statePreservation)) throw new PreservationInputError(`${policy.kind} ${name}: spec.failover.${source}.statePreservation must be an object`);
+    if (!isRecord(behavior.statePreservation))
+      throw new PreservationInputError(`${policy.kind} ${name}: spec.failover.${source}.statePreservation must be an object`);
     found = true;
     rules.push(...validateRules(behavior.statePreservation.rules, `${policy.kind} ${name}: ${where}`));
   }

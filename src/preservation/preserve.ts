@@ -36,7 +36,11 @@ function checkObservedObject(value: unknown): asserts value is KObject {
   }
 }
 
-export async function preserveForObject(input: PreserveInput, reflect: ReflectStatus, evaluate: EvaluateRules = evaluatePreservation): Promise<PreservationResult> {
+export async function preserveForObject(
+  input: PreserveInput,
+  reflect: ReflectStatus,
+  evaluate: EvaluateRules = evaluatePreservation,
+): Promise<PreservationResult> {
   const rules = rulesFromInput(input);
   checkObservedObject(input.observedObject);
   const status = await reflect(input.observedObject);

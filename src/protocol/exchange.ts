@@ -5,14 +5,7 @@ import { interpret, type InterpretOutcome } from '../interpreter/dispatch.ts';
 import type { Registry } from '../interpreter/registry.ts';
 import { diff, encodePatch } from './patch.ts';
 import { envelopeProblem } from './schema.ts';
-import {
-  apiVersionOf,
-  failure,
-  responseEnvelope,
-  type InterpreterContext,
-  type InterpreterRequest,
-  type InterpreterResponse,
-} from './wire.ts';
+import { apiVersionOf, failure, responseEnvelope, type InterpreterContext, type InterpreterRequest, type InterpreterResponse } from './wire.ts';
 
 export interface Exchange {
   response: InterpreterContext;

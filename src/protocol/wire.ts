@@ -1,16 +1,14 @@
 // Karmada's ResourceInterpreterContext wire format (config.karmada.io/v1alpha1), spec §1.
-import type {
-  AggregatedStatusItem,
-  Component,
-  DependentObjectReference,
-  KObject,
-  ReplicaRequirements,
-} from '../interpreter/types.ts';
+import type { AggregatedStatusItem, Component, DependentObjectReference, KObject, ReplicaRequirements } from '../interpreter/types.ts';
 
 export const CONTEXT_API_VERSION = 'config.karmada.io/v1alpha1';
 export const CONTEXT_KIND = 'ResourceInterpreterContext';
 
-export interface GroupVersionKind { group: string; version: string; kind: string }
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
 
 export interface InterpreterRequest {
   uid: string;

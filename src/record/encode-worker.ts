@@ -19,7 +19,10 @@ export type EncodeReply = { id: number; text: string } | { id: number; error: st
 parentPort?.on('message', (message: EncodeRequest) => {
   let reply: EncodeReply;
   try {
-    const request = message.requestText === undefined ? message.recorded.request! : { apiVersion: CONTEXT_API_VERSION, kind: CONTEXT_KIND, request: JSON.parse(message.requestText).request };
+    const request =
+      message.requestText === undefined
+        ? message.recorded.request!
+        : { apiVersion: CONTEXT_API_VERSION, kind: CONTEXT_KIND, request: JSON.parse(message.requestText).request };
     const recorded: RecordedExchange = { ...message.recorded, request };
     reply = { id: message.id, text: exchangeText(message.keepSecrets ? recorded : redactExchange(recorded)) };
   } catch (error) {

@@ -261,7 +261,7 @@ export class ExchangeRecorder {
     this.folders.add(folder);
     // The same uid in the same millisecond (a retried call) gets a numbered sibling, never an overwrite.
     let recreated = false;
-    for (let attempt = 0; ; ) {
+    for (let attempt = 0; ;) {
       const file = attempt === 0 ? path : path.replace(/\.json$/, `-${attempt}.json`);
       try {
         await writeFile(file, text, { flag: 'wx', mode: 0o600 });

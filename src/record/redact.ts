@@ -15,8 +15,20 @@ export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-confi
 
 /** Words that make an annotation key look like it holds a secret (matched as whole words of the key). */
 export const SECRET_WORDS: readonly string[] = [
-  'token', 'tokens', 'password', 'passwords', 'passwd', 'secret', 'secrets', 'key', 'keys', 'apikey',
-  'privatekey', 'credential', 'credentials', 'creds',
+  'token',
+  'tokens',
+  'password',
+  'passwords',
+  'passwd',
+  'secret',
+  'secrets',
+  'key',
+  'keys',
+  'apikey',
+  'privatekey',
+  'credential',
+  'credentials',
+  'creds',
 ];
 const SECRET_WORD_SET = new Set(SECRET_WORDS);
 
@@ -159,7 +171,8 @@ export function redactExchange(exchange: RecordedExchange): RecordedExchange {
   }
 
   const request = redactRequestCopies(shaped, found);
-  const redactedResponse = envelope && response ? { ...envelope, response: redactResponse(response, rawStatus, request, patched, found, patchFindings) } : envelope;
+  const redactedResponse =
+    envelope && response ? { ...envelope, response: redactResponse(response, rawStatus, request, patched, found, patchFindings) } : envelope;
   return found.pointers.length > 0
     ? { ...exchange, request, response: redactedResponse, redacted: found.pointers }
     : { ...exchange, request, response: redactedResponse };

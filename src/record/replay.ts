@@ -85,9 +85,7 @@ export async function replayFile(file: string, target: ReplayTarget, options: { 
     const redactedValues = recorded.redacted?.length ? { redactedValues: recorded.redacted.length } : {};
     const replayed = await target.send(recorded.request);
     const differences: Difference[] =
-      recorded.response === null
-        ? [{ path: '(response)', old: undefined, new: replayed.response }]
-        : compareResponses(request, recorded.response, replayed);
+      recorded.response === null ? [{ path: '(response)', old: undefined, new: replayed.response }] : compareResponses(request, recorded.response, replayed);
     const rejection = replayed.response?.successful === true ? verifyResponse(request, replayed) : undefined;
     if (rejection) differences.push({ path: '(Karmada would reject the new response)', old: undefined, new: rejection });
     if (differences.length === 0) return { file, subject, status: 'unchanged', differences, ...redactedValues };

@@ -48,7 +48,11 @@ export async function applyWebhookConfiguration(kubeConfig: KubeConfig, desired:
     } catch (error) {
       // 409: another replica created it between our GET and apply, or a storage conflict; apply again.
       if (statusOf(error) === 409 && attempt < attempts) continue;
-      throw describeApiError(error, `ResourceInterpreterWebhookConfiguration ${name}`, 'get, create and patch on resourceinterpreterwebhookconfigurations.config.karmada.io');
+      throw describeApiError(
+        error,
+        `ResourceInterpreterWebhookConfiguration ${name}`,
+        'get, create and patch on resourceinterpreterwebhookconfigurations.config.karmada.io',
+      );
     }
   }
 }
@@ -63,8 +67,11 @@ export function describeApiError(error: unknown, what: string, rights: string): 
   } catch {
     message = String(error.body).slice(0, 300);
   }
-  const hint = error.code === 404
-    ? ' (no such resource: is the kubeconfig pointing at karmada-apiserver rather than the host cluster?)'
-    : error.code === 403 ? ` (the kubeconfig user needs ${rights}; see manifests/karmada/register-rbac.yaml)` : '';
+  const hint =
+    error.code === 404
+      ? ' (no such resource: is the kubeconfig pointing at karmada-apiserver rather than the host cluster?)'
+      : error.code === 403
+        ? ` (the kubeconfig user needs ${rights}; see manifests/karmada/register-rbac.yaml)`
+        : '';
   return new Error(`karmada-apiserver answered HTTP ${error.code} for ${what}: ${message || 'no message'}${hint}`);
 }

@@ -68,7 +68,9 @@ export function loadKubeconfig(source: KubeconfigSource): LoadedKubeconfig {
         missing.push(file);
         continue;
       }
-      throw new KubeconfigError(code === 'ENOENT' ? `kubeconfig ${file} (${from}) does not exist` : `cannot read kubeconfig ${file}: ${(error as Error).message}`);
+      throw new KubeconfigError(
+        code === 'ENOENT' ? `kubeconfig ${file} (${from}) does not exist` : `cannot read kubeconfig ${file}: ${(error as Error).message}`,
+      );
     }
     configs.push({ file, config: parseKubeconfig(text, file) });
   }
@@ -104,7 +106,16 @@ export function loadKubeconfig(source: KubeconfigSource): LoadedKubeconfig {
   const kubeConfig = new KubeConfig();
   try {
     // client-node reads the merged document (JSON is YAML) and builds its clients from the chosen context.
-    kubeConfig.loadFromString(JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: merged.clusters, users: merged.users, contexts: merged.contexts, 'current-context': contextName }));
+    kubeConfig.loadFromString(
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: merged.clusters,
+        users: merged.users,
+        contexts: merged.contexts,
+        'current-context': contextName,
+      }),
+    );
   } catch (error) {
     throw new KubeconfigError(`${where}: ${(error as Error).message}`);
   }

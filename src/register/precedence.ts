@@ -29,7 +29,10 @@ export interface ShadowingCustomization {
 export function shadowingCustomizations(customizations: unknown[], served: ServedKind[]): ShadowingCustomization[] {
   const found: ShadowingCustomization[] = [];
   for (const item of customizations) {
-    const ric = item as { metadata?: { name?: unknown }; spec?: { target?: { apiVersion?: unknown; kind?: unknown }; customizations?: Record<string, unknown> } };
+    const ric = item as {
+      metadata?: { name?: unknown };
+      spec?: { target?: { apiVersion?: unknown; kind?: unknown }; customizations?: Record<string, unknown> };
+    };
     const target = ric.spec?.target;
     const ours = served.find((s) => s.apiVersion === target?.apiVersion && s.kind === target?.kind);
     if (!ours) continue;
@@ -72,7 +75,9 @@ export function kubectlFlags(source: { kubeconfig?: string }, context: string): 
 export function shadowWarning(shadowing: ShadowingCustomization[], flags = ''): string {
   if (shadowing.length === 0) return '';
   const field = (operation: Operation) => CUSTOMIZATION_RULES.find((r) => r.operation === operation)!.field;
-  const lines = shadowing.map((s) => `  ${RIC_KIND} ${s.name} answers ${s.kind} (${s.apiVersion}): ${s.operations.map((o) => `${o} (${field(o)})`).join(', ')}`);
+  const lines = shadowing.map(
+    (s) => `  ${RIC_KIND} ${s.name} answers ${s.kind} (${s.apiVersion}): ${s.operations.map((o) => `${o} (${field(o)})`).join(', ')}`,
+  );
   return [
     `${RIC_KIND}s in karmada-apiserver take precedence over any interpreter webhook, so Karmada will not call this webhook for:`,
     ...lines,

@@ -29,7 +29,10 @@ export interface RegistrationOutcome {
 }
 
 /** Builds the configuration for what is served now, with the CA bundle read now. */
-export async function desiredConfiguration(served: ServedKind[], options: RegistrationOptions): Promise<{ object: WebhookConfigurationObject; caFile: string }> {
+export async function desiredConfiguration(
+  served: ServedKind[],
+  options: RegistrationOptions,
+): Promise<{ object: WebhookConfigurationObject; caFile: string }> {
   const ca = await readCaBundle(options);
   const object = webhookConfiguration(served, { ...options, caBundle: ca.pem }) as unknown as WebhookConfigurationObject;
   return { object, caFile: ca.file };

@@ -73,7 +73,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
     forceCloseConnections: false,
     return503OnClosing: false,
     ...(options.https
-      ? { https: { cert: options.https.cert, key: options.https.key, minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'], handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS } }
+      ? {
+          https: {
+            cert: options.https.cert,
+            key: options.https.key,
+            minVersion: 'TLSv1.2',
+            ALPNProtocols: ['http/1.1'],
+            handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS,
+          },
+        }
       : {}),
   };
   const app = Fastify(serverOptions) as unknown as FastifyInstance;

@@ -120,7 +120,11 @@ export async function generateSelfSigned(extraSans: string[] = [], validDays = 3
     extension(id_ce_basicConstraints, true, new BasicConstraints({ cA: false })),
     extension(id_ce_keyUsage, true, new KeyUsage(KeyUsageFlags.digitalSignature | KeyUsageFlags.keyEncipherment)),
     extension(id_ce_extKeyUsage, false, new ExtendedKeyUsage([id_kp_serverAuth])),
-    extension(id_ce_subjectAltName, false, new SubjectAlternativeName(sans.map((value) => new GeneralName(isIP(value) ? { iPAddress: value } : { dNSName: value })))),
+    extension(
+      id_ce_subjectAltName,
+      false,
+      new SubjectAlternativeName(sans.map((value) => new GeneralName(isIP(value) ? { iPAddress: value } : { dNSName: value }))),
+    ),
     extension(id_ce_subjectKeyIdentifier, false, new SubjectKeyIdentifier(leafKeys.keyId)),
     extension(id_ce_authorityKeyIdentifier, false, new AuthorityKeyIdentifier({ keyIdentifier: new KeyIdentifier(caKeys.keyId) })),
   ]);

@@ -66,7 +66,13 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
     const log = request.log as unknown as Logger;
 
     // Read by Lua `print` logging only: the uid is looked up when a script prints.
-    const context = { get uid() { return sniffUid(raw.body); }, log, deadline: performance.now() + limitMs };
+    const context = {
+      get uid() {
+        return sniffUid(raw.body);
+      },
+      log,
+      deadline: performance.now() + limitMs,
+    };
     metrics.inFlight.inc();
     const large = (raw.body?.length ?? 0) > LARGE_BODY_CHARS;
     if (large) await largeBodies.turn();
@@ -104,7 +110,9 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
 
   function observe(exchange: Exchange, durationMs: number, log: Logger): void {
     const gvk = exchange.apiVersion && exchange.kind ? `${exchange.apiVersion}/${exchange.kind}` : undefined;
-    const labels = metrics.labels(gvk, exchange.operation, () => Boolean(exchange.apiVersion && exchange.kind && registry.serves(exchange.apiVersion, exchange.kind)));
+    const labels = metrics.labels(gvk, exchange.operation, () =>
+      Boolean(exchange.apiVersion && exchange.kind && registry.serves(exchange.apiVersion, exchange.kind)),
+    );
     metrics.observeRequest(labels, sourceOf(exchange.implementation), String(exchange.code), durationMs / 1000);
     if (exchange.reason === 'timeout') metrics.luaTimeouts.inc(labels);
     const line = {

@@ -13,10 +13,7 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-export async function startLocalServer(
-  registry: Registry,
-  options: Partial<AppOptions> & { logger?: Logger } = {},
-): Promise<LocalServer> {
+export async function startLocalServer(registry: Registry, options: Partial<AppOptions> & { logger?: Logger } = {}): Promise<LocalServer> {
   const certs = await generateSelfSigned();
   const app = buildApp({ registry, logger: options.logger ?? pino({ level: 'silent' }), ...options, https: { cert: certs.certPem, key: certs.keyPem } });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -49,7 +49,13 @@ function safeHomedir(): string | undefined {
 export function setDirectory(base: string, extraSans: string[]): string {
   const wanted = normalizedSans([...DEFAULT_SANS, ...extraSans]);
   if (sameSet(wanted, normalizedSans(DEFAULT_SANS))) return base;
-  return join(base, `sans-${createHash('sha256').update([...wanted].sort().join('\n')).digest('hex').slice(0, 12)}`);
+  return join(
+    base,
+    `sans-${createHash('sha256')
+      .update([...wanted].sort().join('\n'))
+      .digest('hex')
+      .slice(0, 12)}`,
+  );
 }
 
 /**

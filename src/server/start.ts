@@ -102,7 +102,8 @@ export async function startServing(config: ServeConfig) {
     if (errors.length > 0) logger.error({ errors }, message);
     else logger.info({ kinds: loaded.registry.served().length }, message);
   }
-  if (loaded.problems.length > 0) reportCustomizations(loaded.problems, 'some customization files could not be used; calls for their kinds answer that they failed to load');
+  if (loaded.problems.length > 0)
+    reportCustomizations(loaded.problems, 'some customization files could not be used; calls for their kinds answer that they failed to load');
   else readiness.set('customizations', true, 'all customization files loaded');
   if (loaded.warnings.length > 0) logger.warn({ warnings: loaded.warnings }, 'customization files loaded with warnings');
   if (loaded.examples.length > 0) logger.info({ examples: loaded.examples.map((example) => example.name) }, 'serving shipped Lua examples (--examples)');
@@ -125,9 +126,16 @@ export async function startServing(config: ServeConfig) {
   metrics.certificateExpiry.set(pair.notAfter.getTime() / 1000);
 
   const recorder = config.record
-    ? new ExchangeRecorder({ dir: config.record, maxFiles: config.recordMaxFiles, keepSecrets: config.recordKeepSecrets, logger, metricsRegistry: metrics.registry })
+    ? new ExchangeRecorder({
+        dir: config.record,
+        maxFiles: config.recordMaxFiles,
+        keepSecrets: config.recordKeepSecrets,
+        logger,
+        metricsRegistry: metrics.registry,
+      })
     : undefined;
-  if (recorder) logger.info({ dir: recorder.dir, maxFiles: config.recordMaxFiles, redacted: !config.recordKeepSecrets }, 'recording every interpreter exchange');
+  if (recorder)
+    logger.info({ dir: recorder.dir, maxFiles: config.recordMaxFiles, redacted: !config.recordKeepSecrets }, 'recording every interpreter exchange');
   // Set on SIGTERM: from then on every answer carries Connection: close (see buildApp).
   let draining = false;
   const app = buildApp({
@@ -179,7 +187,13 @@ export async function startServing(config: ServeConfig) {
       await loaded.close();
       throw new Error(`--register-kinds/--register-exclude-kinds: ${(error as Error).message}`, { cause: error });
     }
-    registrar = new Registrar(() => filterKinds(loaded.registry.served(), include, exclude), { ...config.register, certFile }, logger, {}, (result) => registrations.inc({ result }));
+    registrar = new Registrar(
+      () => filterKinds(loaded.registry.served(), include, exclude),
+      { ...config.register, certFile },
+      logger,
+      {},
+      (result) => registrations.inc({ result }),
+    );
   }
   let metricsApp: FastifyInstance | undefined;
   let listening = 'webhook';
@@ -193,7 +207,12 @@ export async function startServing(config: ServeConfig) {
   } catch (error) {
     watcher.close();
     await Promise.all([app.close(), metricsApp?.close(), loaded.close()]);
-    throw listenError(error, listening === 'webhook' ? `--port ${config.port} / --host ${config.host}` : `--metrics-bind-address ${config.metricsBindAddress!.host}:${config.metricsBindAddress!.port}`);
+    throw listenError(
+      error,
+      listening === 'webhook'
+        ? `--port ${config.port} / --host ${config.host}`
+        : `--metrics-bind-address ${config.metricsBindAddress!.host}:${config.metricsBindAddress!.port}`,
+    );
   }
   watcher.start();
   readiness.set('tls', true);

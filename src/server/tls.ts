@@ -32,7 +32,14 @@ export async function readKeyPair(certFile: string, keyFile: string): Promise<Ke
     throw new Error(`${keyFile} is not a PEM private key: ${(error as Error).message}`, { cause: error });
   }
   if (!x509.checkPrivateKey(privateKey)) throw new Error(`${keyFile} does not match the certificate in ${certFile}`);
-  return { cert, key, notAfter: new Date(x509.validTo), fingerprint: createHash('sha256').update(cert + key).digest('hex') };
+  return {
+    cert,
+    key,
+    notAfter: new Date(x509.validTo),
+    fingerprint: createHash('sha256')
+      .update(cert + key)
+      .digest('hex'),
+  };
 }
 
 export interface WatcherEvents {

@@ -163,7 +163,10 @@ function equalResult(key: string, want: unknown, got: unknown): boolean {
     case 'components':
       return isDeepStrictEqual(sortedBy(normalizeList(want).map(normalizeComponent), ['name']), sortedBy(normalizeList(got).map(normalizeComponent), ['name']));
     case 'dependencies':
-      return isDeepStrictEqual(sortedBy(normalizeList(want).map(normalizeDependency), DEP_ORDER), sortedBy(normalizeList(got).map(normalizeDependency), DEP_ORDER));
+      return isDeepStrictEqual(
+        sortedBy(normalizeList(want).map(normalizeDependency), DEP_ORDER),
+        sortedBy(normalizeList(got).map(normalizeDependency), DEP_ORDER),
+      );
     default:
       return isDeepStrictEqual(want, got);
   }
@@ -191,7 +194,10 @@ function withoutPaths(value: unknown, paths: string[][]): unknown {
 // Typed comparisons follow apimachinery's semantic DeepEqual: nil and empty maps/slices are equal,
 // quantities compare by value, but an absent struct differs from an empty one (nodeClaim: {}).
 const isEmptyCollection = (v: unknown) =>
-  v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+  v === undefined ||
+  v === null ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
 
 function normalizeList(v: unknown): Record<string, unknown>[] {
   return Array.isArray(v) ? (v as Record<string, unknown>[]) : [];
@@ -221,7 +227,9 @@ function canonicalResources(v: unknown): Record<string, string> | undefined {
 }
 
 function dropEmpty(record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined && !(v !== null && typeof v === 'object' && isEmptyCollection(v) && Array.isArray(v))));
+  return Object.fromEntries(
+    Object.entries(record).filter(([, v]) => v !== undefined && !(v !== null && typeof v === 'object' && isEmptyCollection(v) && Array.isArray(v))),
+  );
 }
 
 function normalizeNodeClaim(v: unknown): unknown {

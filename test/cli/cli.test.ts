@@ -32,7 +32,8 @@ describe('karmada-interpreter', () => {
   it('serve --help documents every flag with its environment variable', () => {
     const { code, stdout } = cli(['serve', '--help']);
     expect(code).toBe(0);
-    for (const flag of ['--port', '--host', '--cert-dir', '--tls-cert-file', '--tls-key-file', '--tls-san', '--customizations', '--log-level', '--body-limit']) expect(stdout).toContain(flag);
+    for (const flag of ['--port', '--host', '--cert-dir', '--tls-cert-file', '--tls-key-file', '--tls-san', '--customizations', '--log-level', '--body-limit'])
+      expect(stdout).toContain(flag);
     expect(stdout).toContain('KARMADA_INTERPRETER_PORT');
   });
 
@@ -85,7 +86,9 @@ describe('test', () => {
     expect(ok.code).toBe(0);
 
     const dir = await mkdtemp(join(tmpdir(), 'kiw-cli-'));
-    await writeFile(join(dir, 'bad-test.yaml'), `name: wrong replicas
+    await writeFile(
+      join(dir, 'bad-test.yaml'),
+      `name: wrong replicas
 operation: InterpretReplica
 desiredObj:
   apiVersion: apps.kruise.io/v1alpha1
@@ -94,7 +97,8 @@ desiredObj:
   spec: {replicas: 3, template: {spec: {containers: [{name: c, image: i}]}}}
 output:
   replica: 4
-`);
+`,
+    );
     const bad = cli(['test', join(dir, 'bad-test.yaml')]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/FAIL .*bad-test\.yaml: wrong replicas/);
@@ -106,7 +110,15 @@ describe('webhook-config', () => {
   it('lists every served kind with exactly its operations and passes Karmada validation rules', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kiw-cli-'));
     await writeFile(join(dir, 'ca.crt'), '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
-    const { code, stdout } = cli(['webhook-config', '--service', 'karmada-system/karmada-interpreter-webhook', '--ca-file', join(dir, 'ca.crt'), '--timeout-seconds', '5']);
+    const { code, stdout } = cli([
+      'webhook-config',
+      '--service',
+      'karmada-system/karmada-interpreter-webhook',
+      '--ca-file',
+      join(dir, 'ca.crt'),
+      '--timeout-seconds',
+      '5',
+    ]);
     expect(code).toBe(0);
     const config = parse(stdout);
     expect(config.apiVersion).toBe('config.karmada.io/v1alpha1');
@@ -149,35 +161,49 @@ describe("Karmada's layout: customizations.yaml beside testdata/", () => {
     const kind = async (group: string, version: string, kindName: string, rules: string, cases: string) => {
       const dir = join(root, group, version, kindName);
       await mkdir(join(dir, 'testdata'), { recursive: true });
-      await writeFile(join(dir, 'customizations.yaml'), `apiVersion: config.karmada.io/v1alpha1
+      await writeFile(
+        join(dir, 'customizations.yaml'),
+        `apiVersion: config.karmada.io/v1alpha1
 kind: ResourceInterpreterCustomization
 metadata: {name: ${kindName.toLowerCase()}}
 spec:
   target: {apiVersion: ${group}/${version}, kind: ${kindName}}
   customizations:
-${rules}`);
+${rules}`,
+      );
       await writeFile(join(dir, 'testdata', 'cases-test.yaml'), cases);
     };
-    await kind('example.io', 'v1', 'Widget', `    healthInterpretation:
+    await kind(
+      'example.io',
+      'v1',
+      'Widget',
+      `    healthInterpretation:
       luaScript: |
         function InterpretHealth(observedObj)
           return observedObj.status.ready == true
         end
-`, `name: widget ready
+`,
+      `name: widget ready
 operation: InterpretHealth
 observedObj: {apiVersion: example.io/v1, kind: Widget, metadata: {name: w}, status: {ready: true}}
 output: {healthy: true}
-`);
+`,
+    );
     const cloneSet = `{apiVersion: apps.kruise.io/v1alpha1, kind: CloneSet, metadata: {name: web, generation: 1},
   spec: {replicas: 2, template: {spec: {containers: [{name: c, image: i}]}}},
   status: {observedGeneration: 1, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2, updatedReadyReplicas: 2}}`;
-    await kind('apps.kruise.io', 'v1alpha1', 'CloneSet', `    healthInterpretation:
+    await kind(
+      'apps.kruise.io',
+      'v1alpha1',
+      'CloneSet',
+      `    healthInterpretation:
       luaScript: |
         function InterpretHealth(observedObj) return false end
     componentResource:
       luaScript: |
         function GetComponents(desiredObj) return { { name = "main", replicas = desiredObj.spec.replicas } } end
-`, `name: script says unhealthy
+`,
+      `name: script says unhealthy
 operation: InterpretHealth
 observedObj: ${cloneSet}
 output: {healthy: false}
@@ -187,7 +213,8 @@ operation: InterpretComponent
 desiredObj: ${cloneSet}
 output:
   components: [{name: main, replicas: 2}]
-`);
+`,
+    );
     return root;
   }
 
@@ -200,7 +227,9 @@ output:
 
   it('conformance lets them answer only what we do not implement', async () => {
     const run = cli(['conformance', await karmadaTree()]);
-    expect(run.stdout).toContain('answered by the customizations.yaml beside their testdata:\n  apps.kruise.io/v1alpha1 CloneSet: InterpretComponent\n  example.io/v1 Widget: InterpretHealth\n');
+    expect(run.stdout).toContain(
+      'answered by the customizations.yaml beside their testdata:\n  apps.kruise.io/v1alpha1 CloneSet: InterpretComponent\n  example.io/v1 Widget: InterpretHealth\n',
+    );
     // Our CloneSet module answers InterpretHealth (healthy), not the script beside the case.
     expect(run.stdout).toMatch(/FAIL .*CloneSet\/testdata\/cases-test\.yaml: script says unhealthy/);
     expect(run.stdout).toMatch(/^2 passed, 1 failed$/m);

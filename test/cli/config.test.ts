@@ -8,7 +8,16 @@ import { formatGoDuration, parseGoDuration } from '../../src/go/duration.ts';
 describe('serve configuration', () => {
   it('has working defaults', () => {
     const c = serveConfig([], {});
-    expect(c).toMatchObject({ port: 8443, host: '0.0.0.0', logLevel: 'info', bodyLimit: 8 * 1024 * 1024, inflightBodyLimit: 32 * 1024 * 1024, luaTimeoutMs: 1000, tlsSans: [], customizations: [] });
+    expect(c).toMatchObject({
+      port: 8443,
+      host: '0.0.0.0',
+      logLevel: 'info',
+      bodyLimit: 8 * 1024 * 1024,
+      inflightBodyLimit: 32 * 1024 * 1024,
+      luaTimeoutMs: 1000,
+      tlsSans: [],
+      customizations: [],
+    });
     expect(c.certDir).toBeUndefined();
   });
 
@@ -26,8 +35,22 @@ describe('serve configuration', () => {
       KARMADA_INTERPRETER_BODY_LIMIT: '2MiB',
       KARMADA_INTERPRETER_LUA_TIMEOUT: '500ms',
     };
-    expect(serveConfig([], env)).toMatchObject({ port: 9443, host: '127.0.0.1', certDir: '/certs', tlsSans: ['a.example.com', '10.0.0.1'], customizations: [ric1, ric2], examples: ['Rollout', 'ScaledObject.keda.sh'], logLevel: 'debug', bodyLimit: 2 * 1024 * 1024, luaTimeoutMs: 500 });
-    expect(serveConfig(['--port', '1234', '--customizations', x!, '--customizations', y!, '--examples', 'all'], env)).toMatchObject({ port: 1234, customizations: [x, y], examples: ['all'] });
+    expect(serveConfig([], env)).toMatchObject({
+      port: 9443,
+      host: '127.0.0.1',
+      certDir: '/certs',
+      tlsSans: ['a.example.com', '10.0.0.1'],
+      customizations: [ric1, ric2],
+      examples: ['Rollout', 'ScaledObject.keda.sh'],
+      logLevel: 'debug',
+      bodyLimit: 2 * 1024 * 1024,
+      luaTimeoutMs: 500,
+    });
+    expect(serveConfig(['--port', '1234', '--customizations', x!, '--customizations', y!, '--examples', 'all'], env)).toMatchObject({
+      port: 1234,
+      customizations: [x, y],
+      examples: ['all'],
+    });
   });
 
   it.each([
@@ -80,7 +103,11 @@ describe('duration flags take Go durations', () => {
   });
 
   it('reads them from flags and environment variables alike', () => {
-    const config = serveConfig(['--shutdown-timeout=1m30s'], { KARMADA_INTERPRETER_LUA_TIMEOUT: '1.5s', KARMADA_INTERPRETER_SHUTDOWN_DELAY: '1h', KARMADA_INTERPRETER_SHUTDOWN_TIMEOUT: '5s' });
+    const config = serveConfig(['--shutdown-timeout=1m30s'], {
+      KARMADA_INTERPRETER_LUA_TIMEOUT: '1.5s',
+      KARMADA_INTERPRETER_SHUTDOWN_DELAY: '1h',
+      KARMADA_INTERPRETER_SHUTDOWN_TIMEOUT: '5s',
+    });
     expect(config).toMatchObject({ luaTimeoutMs: 1500, shutdownDelayMs: 3_600_000, shutdownTimeoutMs: 90_000 });
   });
 

@@ -68,7 +68,9 @@ describe('interpret', () => {
   it('points at the FILE form when an envelope is given as --desired-file', () => {
     const { code, stderr } = cli(['interpret', '--operation', 'InterpretReplica', '--desired-file', 'examples/requests/cloneset-interpretreplica.json']);
     expect(code).toBe(2);
-    expect(stderr).toContain("is a ResourceInterpreterContext (a request as Karmada sends it): run 'interpret examples/requests/cloneset-interpretreplica.json'");
+    expect(stderr).toContain(
+      "is a ResourceInterpreterContext (a request as Karmada sends it): run 'interpret examples/requests/cloneset-interpretreplica.json'",
+    );
   });
 
   it('runs one named case of a testdata file, compares it with its output, and lists the cases when none is named', () => {
@@ -78,11 +80,15 @@ describe('interpret', () => {
 
     const notEnabled = cli(['interpret', ROLLOUT_HEALTH, '--case', 'Healthy Rollout']);
     expect(notEnabled.code).toBe(1);
-    expect(notEnabled.stderr).toContain('(code 404): argoproj.io/v1alpha1 Rollout is not served by this interpreter; a shipped example serves it when enabled (--examples Rollout.argoproj.io)');
+    expect(notEnabled.stderr).toContain(
+      '(code 404): argoproj.io/v1alpha1 Rollout is not served by this interpreter; a shipped example serves it when enabled (--examples Rollout.argoproj.io)',
+    );
 
     const ran = cli(['interpret', ROLLOUT_HEALTH, '--case', 'Healthy Rollout', '--examples', 'Rollout']);
     expect(ran.code, ran.stderr).toBe(0);
-    expect(ran.stdout).toMatch(/^# answered by the shipped example example-argo-rollout \(.*Rollout\/customizations\.yaml\)\n---\n# \[1\/1\] healthy:\ntrue\n$/);
+    expect(ran.stdout).toMatch(
+      /^# answered by the shipped example example-argo-rollout \(.*Rollout\/customizations\.yaml\)\n---\n# \[1\/1\] healthy:\ntrue\n$/,
+    );
     expect(ran.stderr).toContain('case "Healthy Rollout": the result matches its output');
   });
 
@@ -94,7 +100,10 @@ describe('interpret', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout.split('\n')[0]).toBe(`# answered by your customization my-deployment (${join(good, 'customization.yaml')})`);
 
-    const broken = await customizations('broken', DEPLOYMENT_HEALTH('function InterpretHealth(observedObj)\n  return observedObj.status.readyReplicas ==\nend'));
+    const broken = await customizations(
+      'broken',
+      DEPLOYMENT_HEALTH('function InterpretHealth(observedObj)\n  return observedObj.status.readyReplicas ==\nend'),
+    );
     const failed = cli(['interpret', '--operation', 'InterpretHealth', '--observed-file', object, '--customizations', broken]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(
@@ -150,13 +159,26 @@ describe('test', () => {
 
 describe('webhook-config', () => {
   const args = ['webhook-config', '--url', 'https://example.com/interpret'];
-  const kinds = (stdout: string) => (parse(stdout) as { webhooks: Array<{ rules: Array<{ kinds: string[]; apiGroups: string[] }> }> }).webhooks[0]!.rules.map((r) => `${r.kinds[0]}.${r.apiGroups[0]}`);
+  const kinds = (stdout: string) =>
+    (parse(stdout) as { webhooks: Array<{ rules: Array<{ kinds: string[]; apiGroups: string[] }> }> }).webhooks[0]!.rules.map(
+      (r) => `${r.kinds[0]}.${r.apiGroups[0]}`,
+    );
 
   it('registers the built-in kinds only; examples and --kinds/--exclude-kinds choose more or fewer', () => {
-    expect(kinds(cli(args).stdout)).toEqual(['CloneSet.apps.kruise.io', 'StatefulSet.apps.kruise.io', 'Workflow.argoproj.io', 'XlineCluster.xline.io.datenlord.com', 'XlineCluster.xlineoperator.xline.cloud']);
+    expect(kinds(cli(args).stdout)).toEqual([
+      'CloneSet.apps.kruise.io',
+      'StatefulSet.apps.kruise.io',
+      'Workflow.argoproj.io',
+      'XlineCluster.xline.io.datenlord.com',
+      'XlineCluster.xlineoperator.xline.cloud',
+    ]);
     expect(kinds(cli([...args, '--examples', 'all']).stdout)).toEqual(expect.arrayContaining(['Rollout.argoproj.io', 'ScaledObject.keda.sh']));
     expect(kinds(cli([...args, '--kinds', 'CloneSet,Workflow.argoproj.io']).stdout)).toEqual(['CloneSet.apps.kruise.io', 'Workflow.argoproj.io']);
-    expect(kinds(cli([...args, '--exclude-kinds', 'XlineCluster']).stdout)).toEqual(['CloneSet.apps.kruise.io', 'StatefulSet.apps.kruise.io', 'Workflow.argoproj.io']);
+    expect(kinds(cli([...args, '--exclude-kinds', 'XlineCluster']).stdout)).toEqual([
+      'CloneSet.apps.kruise.io',
+      'StatefulSet.apps.kruise.io',
+      'Workflow.argoproj.io',
+    ]);
     const typo = cli([...args, '--kinds', 'Clonset']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('--kinds: "Clonset" matches no served kind (did you mean CloneSet?)');
@@ -198,7 +220,17 @@ describe('serve: wrong inputs are usage errors at start', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
     try {
-      const { code, stderr } = cli(['serve', '--port', String(port), '--host', '127.0.0.1', '--self-signed-dir', join(dir, 'self-signed'), '--log-level', 'silent']);
+      const { code, stderr } = cli([
+        'serve',
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+        '--self-signed-dir',
+        join(dir, 'self-signed'),
+        '--log-level',
+        'silent',
+      ]);
       expect(code).toBe(1);
       expect(stderr).toContain(`serve: cannot listen on --port ${port} / --host 127.0.0.1: the address is already in use`);
     } finally {

@@ -37,12 +37,16 @@ describe('Dockerfile', () => {
     const nodeModules = copies.filter((c) => /node_modules/.test(c.args));
     expect(nodeModules).toHaveLength(1);
     const from = stage(/--from=(\S+)/.exec(nodeModules[0]!.args)![1]!);
-    const installs = all(from, 'RUN').map((r) => r.args).filter((r) => /npm (ci|install|i)\b/.test(r));
+    const installs = all(from, 'RUN')
+      .map((r) => r.args)
+      .filter((r) => /npm (ci|install|i)\b/.test(r));
     expect(installs).toHaveLength(1);
     expect(installs[0]).toMatch(/npm ci --omit=dev --ignore-scripts/);
     // The build stage compiles and collects dist/, package.json (locates interpreters/) and the built-in Lua.
     const build = stage(/--from=(\S+)/.exec(copies.find((c) => !/node_modules/.test(c.args))!.args)![1]!);
-    const script = all(build, 'RUN').map((r) => r.args).join('\n');
+    const script = all(build, 'RUN')
+      .map((r) => r.args)
+      .join('\n');
     expect(script).toMatch(/npm run build/);
     expect(script).toMatch(/cp -r dist package\.json \/out\//);
     expect(script).toMatch(/find interpreters -name customizations\.yaml/);
@@ -50,21 +54,25 @@ describe('Dockerfile', () => {
   });
 
   it('keeps node_modules, dist, .git and tests out of the build context', () => {
-    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     for (const entry of ['node_modules', 'dist', '.git', 'test']) expect(ignored).toContain(entry);
     // ...but not what the build stage copies.
     const copied = all(stage('build'), 'COPY').flatMap((c) => c.args.split(/\s+/).slice(0, -1));
     for (const path of copied) expect(ignored).not.toContain(path);
   });
 
-  it('builds JavaScript on the builder\'s platform; only the runtime stage is per target platform', () => {
+  it("builds JavaScript on the builder's platform; only the runtime stage is per target platform", () => {
     for (const name of ['build', 'deps']) expect(stage(name).platform, name).toBe('$BUILDPLATFORM');
     expect(runtime.platform).toBeUndefined();
     // That holds while no production dependency builds or picks anything per platform (package-lock.json).
     const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
     const production = Object.entries(lock.packages as Record<string, Record<string, unknown>>).filter(([path, entry]) => path !== '' && !entry.dev);
     expect(production.length).toBeGreaterThan(10);
-    const perPlatform = production.filter(([, entry]) => entry.hasInstallScript || entry.os || entry.cpu || entry.optional || entry.devOptional).map(([path]) => path);
+    const perPlatform = production
+      .filter(([, entry]) => entry.hasInstallScript || entry.os || entry.cpu || entry.optional || entry.devOptional)
+      .map(([path]) => path);
     expect(perPlatform).toEqual([]);
   });
 

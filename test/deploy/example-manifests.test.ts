@@ -21,10 +21,16 @@ function documents(file: string): KObject[] {
 
 describe.each([
   ['cloneset', cloneSet.preservation, 'CloneSet', 5, [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'web-config' }]],
-  ['workflow', workflowInterpreter.preservation, 'Workflow', 1, [
-    { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ci', name: 'build-settings' },
-    { apiVersion: 'v1', kind: 'ServiceAccount', namespace: 'ci', name: 'builder' },
-  ]],
+  [
+    'workflow',
+    workflowInterpreter.preservation,
+    'Workflow',
+    1,
+    [
+      { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ci', name: 'build-settings' },
+      { apiVersion: 'v1', kind: 'ServiceAccount', namespace: 'ci', name: 'builder' },
+    ],
+  ],
 ])('manifests/examples/%s', (folder, recommended, kind, replicas, dependencies) => {
   it('has a policy whose rules are the recommended ones', () => {
     const [policy] = documents(`manifests/examples/${folder}/propagationpolicy.yaml`);

@@ -10,7 +10,12 @@ const DNS1123_SUBDOMAIN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*
 const metadata = (namespaced: boolean) => ({
   type: 'object',
   required: namespaced ? ['name', 'namespace'] : ['name'],
-  properties: { name: { type: 'string', pattern: DNS1123_SUBDOMAIN }, namespace: { type: 'string' }, labels: { type: 'object' }, annotations: { type: 'object' } },
+  properties: {
+    name: { type: 'string', pattern: DNS1123_SUBDOMAIN },
+    namespace: { type: 'string' },
+    labels: { type: 'object' },
+    annotations: { type: 'object' },
+  },
   additionalProperties: false,
 });
 const issuerRef = {
@@ -19,7 +24,31 @@ const issuerRef = {
   properties: { name: { type: 'string' }, kind: { enum: ['Issuer', 'ClusterIssuer'] }, group: { const: 'cert-manager.io' } },
   additionalProperties: false,
 };
-const KEY_USAGES = ['signing', 'digital signature', 'content commitment', 'key encipherment', 'key agreement', 'data encipherment', 'cert sign', 'crl sign', 'encipher only', 'decipher only', 'any', 'server auth', 'client auth', 'code signing', 'email protection', 's/mime', 'ipsec end system', 'ipsec tunnel', 'ipsec user', 'timestamping', 'ocsp signing', 'microsoft sgc', 'netscape sgc'];
+const KEY_USAGES = [
+  'signing',
+  'digital signature',
+  'content commitment',
+  'key encipherment',
+  'key agreement',
+  'data encipherment',
+  'cert sign',
+  'crl sign',
+  'encipher only',
+  'decipher only',
+  'any',
+  'server auth',
+  'client auth',
+  'code signing',
+  'email protection',
+  's/mime',
+  'ipsec end system',
+  'ipsec tunnel',
+  'ipsec user',
+  'timestamping',
+  'ocsp signing',
+  'microsoft sgc',
+  'netscape sgc',
+];
 
 const certificate = {
   type: 'object',
@@ -72,7 +101,12 @@ const issuer = {
       maxProperties: 1, // exactly one issuer type
       properties: {
         selfSigned: { type: 'object', properties: { crlDistributionPoints: { type: 'array' } }, additionalProperties: false },
-        ca: { type: 'object', required: ['secretName'], properties: { secretName: { type: 'string' }, crlDistributionPoints: { type: 'array' }, ocspServers: { type: 'array' } }, additionalProperties: false },
+        ca: {
+          type: 'object',
+          required: ['secretName'],
+          properties: { secretName: { type: 'string' }, crlDistributionPoints: { type: 'array' }, ocspServers: { type: 'array' } },
+          additionalProperties: false,
+        },
       },
       additionalProperties: false,
     },
@@ -81,7 +115,16 @@ const issuer = {
 };
 
 // Operations Karmada's admission accepts in rules (every InterpreterOperation except Prune).
-const OPERATIONS = ['InterpretReplica', 'ReviseReplica', 'InterpretComponent', 'Retain', 'AggregateStatus', 'InterpretStatus', 'InterpretHealth', 'InterpretDependency'];
+const OPERATIONS = [
+  'InterpretReplica',
+  'ReviseReplica',
+  'InterpretComponent',
+  'Retain',
+  'AggregateStatus',
+  'InterpretStatus',
+  'InterpretHealth',
+  'InterpretDependency',
+];
 const nonEmptyStrings = (extra: object = {}) => ({ type: 'array', minItems: 1, items: { type: 'string', ...extra } });
 
 const resourceInterpreterWebhookConfiguration = {
@@ -107,7 +150,12 @@ const resourceInterpreterWebhookConfiguration = {
               service: {
                 type: 'object',
                 required: ['namespace', 'name'],
-                properties: { namespace: { type: 'string' }, name: { type: 'string' }, path: { type: 'string', pattern: '^/' }, port: { type: 'integer', minimum: 1, maximum: 65535 } },
+                properties: {
+                  namespace: { type: 'string' },
+                  name: { type: 'string' },
+                  path: { type: 'string', pattern: '^/' },
+                  port: { type: 'integer', minimum: 1, maximum: 65535 },
+                },
                 additionalProperties: false,
               },
               caBundle: { type: 'string', pattern: '^[A-Za-z0-9+/]+={0,2}$' },
@@ -148,16 +196,41 @@ const kustomization = {
     namespace: { type: 'string' },
     labels: {
       type: 'array',
-      items: { type: 'object', required: ['pairs'], properties: { pairs: { type: 'object', additionalProperties: { type: 'string' } }, includeSelectors: { type: 'boolean' }, includeTemplates: { type: 'boolean' } }, additionalProperties: false },
+      items: {
+        type: 'object',
+        required: ['pairs'],
+        properties: {
+          pairs: { type: 'object', additionalProperties: { type: 'string' } },
+          includeSelectors: { type: 'boolean' },
+          includeTemplates: { type: 'boolean' },
+        },
+        additionalProperties: false,
+      },
     },
     resources: { type: 'array', items: { type: 'string' } },
     components: { type: 'array', items: { type: 'string' } },
-    images: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, newName: { type: 'string' }, newTag: { type: 'string' }, digest: { type: 'string' } }, additionalProperties: false } },
+    images: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string' }, newName: { type: 'string' }, newTag: { type: 'string' }, digest: { type: 'string' } },
+        additionalProperties: false,
+      },
+    },
     patches: {
       type: 'array',
       items: {
         type: 'object',
-        properties: { path: { type: 'string' }, patch: { type: 'string' }, target: { type: 'object', properties: { group: { type: 'string' }, version: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' } }, additionalProperties: false } },
+        properties: {
+          path: { type: 'string' },
+          patch: { type: 'string' },
+          target: {
+            type: 'object',
+            properties: { group: { type: 'string' }, version: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' } },
+            additionalProperties: false,
+          },
+        },
         additionalProperties: false,
       },
     },

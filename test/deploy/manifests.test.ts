@@ -118,7 +118,12 @@ describe('manifests', () => {
     // Base objects: the kustomization adds the common labels, each file names its component.
     for (const { file, object } of base) {
       const labels = { ...object.metadata.labels, ...common.pairs };
-      expect(Object.keys(labels).filter((k) => k.startsWith('app.kubernetes.io/')).sort(), `${file} ${object.kind}`).toEqual(KEYS);
+      expect(
+        Object.keys(labels)
+          .filter((k) => k.startsWith('app.kubernetes.io/'))
+          .sort(),
+        `${file} ${object.kind}`,
+      ).toEqual(KEYS);
     }
     // Objects of a component are not transformed by the base, so they carry all of them, and the namespace.
     for (const component of COMPONENTS) {
@@ -137,10 +142,13 @@ describe('manifests', () => {
       ['PodDisruptionBudget', (o: any) => o.spec.selector.matchLabels],
       ['NetworkPolicy', (o: any) => o.spec.podSelector.matchLabels],
     ] as const) {
-      for (const { object } of ours.filter((d) => d.object.kind === kind && d.object.metadata.namespace)) expect(get(object), `${kind} ${object.metadata.name}`).toEqual(selector);
+      for (const { object } of ours.filter((d) => d.object.kind === kind && d.object.metadata.namespace))
+        expect(get(object), `${kind} ${object.metadata.name}`).toEqual(selector);
     }
     // The image is the release of this version.
-    expect(baseKustomization.images).toEqual([{ name: 'karmada-interpreter-webhook', newName: expect.stringMatching(/^ghcr\.io\/[a-z0-9-]+\/karmada-interpreter-webhook$/), newTag: packageVersion }]);
+    expect(baseKustomization.images).toEqual([
+      { name: 'karmada-interpreter-webhook', newName: expect.stringMatching(/^ghcr\.io\/[a-z0-9-]+\/karmada-interpreter-webhook$/), newTag: packageVersion },
+    ]);
   });
 
   it('Deployment: 2 replicas spread over nodes, hardened, HTTPS probes, resources, graceful shutdown within the grace period', () => {
@@ -156,7 +164,12 @@ describe('manifests', () => {
     expect(antiAffinity.labelSelector.matchLabels).toEqual(podLabels);
 
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65532, seccompProfile: { type: 'RuntimeDefault' } });
-    expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } });
+    expect(container.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      capabilities: { drop: ['ALL'] },
+    });
     expect(pod.automountServiceAccountToken).toBe(false);
     expect(pod.serviceAccountName).toBe(find('ServiceAccount').metadata.name);
     for (const kind of ['requests', 'limits']) expect(Object.keys(container.resources[kind]).sort()).toEqual(['cpu', 'memory']);
@@ -221,7 +234,9 @@ describe('manifests', () => {
     expect(config.register).toMatchObject({ url: WEBHOOK_URL, timeoutSeconds: 10 });
     const kubeconfigMount = container.volumeMounts.find((m: any) => config.register!.kubeconfig.startsWith(m.mountPath + '/'));
     expect(kubeconfigMount.readOnly).toBe(true);
-    expect(patched.spec.template.spec.volumes.find((v: any) => v.name === kubeconfigMount.name).secret.secretName).toBe('karmada-interpreter-register-kubeconfig');
+    expect(patched.spec.template.spec.volumes.find((v: any) => v.name === kubeconfigMount.name).secret.secretName).toBe(
+      'karmada-interpreter-register-kubeconfig',
+    );
     expect(config.register!.kubeconfig.slice(kubeconfigMount.mountPath.length + 1)).toBe('kubeconfig'); // the Secret's key
     const egress = find('NetworkPolicy', 'karmada-interpreter-webhook-to-karmada-apiserver', componentDocs('register'));
     expect(egress.spec.egress[0].to[0].namespaceSelector.matchLabels).toEqual({ 'kubernetes.io/metadata.name': 'karmada-system' });
@@ -234,8 +249,17 @@ describe('manifests', () => {
     const role = rbac.find((o) => o.kind === 'ClusterRole')!;
     // Server-side apply (get, create and patch of that one object) and the list behind the precedence warning.
     const rule = (resource: string) => role.rules.filter((r: any) => r.apiGroups.includes('config.karmada.io') && r.resources.includes(resource));
-    expect(rule('resourceinterpreterwebhookconfigurations')).toEqual([{ apiGroups: ['config.karmada.io'], resources: ['resourceinterpreterwebhookconfigurations'], resourceNames: [committed.metadata.name], verbs: ['get', 'create', 'patch'] }]);
-    expect(rule('resourceinterpretercustomizations')).toEqual([{ apiGroups: ['config.karmada.io'], resources: ['resourceinterpretercustomizations'], verbs: ['list'] }]);
+    expect(rule('resourceinterpreterwebhookconfigurations')).toEqual([
+      {
+        apiGroups: ['config.karmada.io'],
+        resources: ['resourceinterpreterwebhookconfigurations'],
+        resourceNames: [committed.metadata.name],
+        verbs: ['get', 'create', 'patch'],
+      },
+    ]);
+    expect(rule('resourceinterpretercustomizations')).toEqual([
+      { apiGroups: ['config.karmada.io'], resources: ['resourceinterpretercustomizations'], verbs: ['list'] },
+    ]);
     expect(role.rules).toHaveLength(2);
   });
 
@@ -288,7 +312,9 @@ describe('manifests', () => {
   it(`${WEBHOOK_CONFIGURATION_FILE} is what webhook-config generates from the registry now`, async () => {
     const committed = readFileSync(join(ROOT, WEBHOOK_CONFIGURATION_FILE), 'utf8');
     const generated = await renderWebhookConfiguration();
-    expect(committed, `${WEBHOOK_CONFIGURATION_FILE} is stale (a kind or operation changed): run \`npm run manifests:update\` and commit the result`).toBe(generated);
+    expect(committed, `${WEBHOOK_CONFIGURATION_FILE} is stale (a kind or operation changed): run \`npm run manifests:update\` and commit the result`).toBe(
+      generated,
+    );
   });
 
   const kubectl = (() => {
@@ -302,7 +328,10 @@ describe('manifests', () => {
   // Extra, where kubectl is installed (it is not part of the project's toolchain): kustomize itself builds
   // the base, and an overlay with every component, into the objects the checks above looked at.
   const kustomize = (dir: string) => parseAllDocuments(execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' })).map((d) => d.toJS());
-  const withLabels = (object: any, labels: Record<string, string>) => ({ ...object, metadata: { ...object.metadata, labels: { ...object.metadata.labels, ...labels } } });
+  const withLabels = (object: any, labels: Record<string, string>) => ({
+    ...object,
+    metadata: { ...object.metadata, labels: { ...object.metadata.labels, ...labels } },
+  });
 
   it.skipIf(!kubectl)('kubectl kustomize builds the base into the expected objects', () => {
     const built = kustomize(MANIFESTS);
@@ -327,7 +356,14 @@ describe('manifests', () => {
           // kustomize takes relative paths only.
           resources: [relative(overlay, MANIFESTS)],
           components: COMPONENTS.map((c) => relative(overlay, join(MANIFESTS, 'components', c))),
-          configMapGenerator: [{ name: 'karmada-interpreter-customizations', namespace: 'karmada-interpreter', files: ['my-cloneset.yaml'], options: { disableNameSuffixHash: true } }],
+          configMapGenerator: [
+            {
+              name: 'karmada-interpreter-customizations',
+              namespace: 'karmada-interpreter',
+              files: ['my-cloneset.yaml'],
+              options: { disableNameSuffixHash: true },
+            },
+          ],
         }),
       );
       const built = kustomize(overlay);

@@ -86,12 +86,15 @@ describe('goSprintFloat properties', () => {
 
   it('uses the exponent form exactly when the decimal exponent is < -4 or >= 6', () => {
     fc.assert(
-      fc.property(finiteDouble.filter((value) => value !== 0), (value) => {
-        const text = goSprintFloat(value);
-        const decimalExponent = Number(Math.abs(value).toExponential().split('e')[1]);
-        if (decimalExponent < -4 || decimalExponent >= 6) expect(text).toMatch(/^-?\d(\.\d+)?e[+-]\d{2,3}$/);
-        else expect(text).toMatch(/^-?\d+(\.\d+)?$/);
-      }),
+      fc.property(
+        finiteDouble.filter((value) => value !== 0),
+        (value) => {
+          const text = goSprintFloat(value);
+          const decimalExponent = Number(Math.abs(value).toExponential().split('e')[1]);
+          if (decimalExponent < -4 || decimalExponent >= 6) expect(text).toMatch(/^-?\d(\.\d+)?e[+-]\d{2,3}$/);
+          else expect(text).toMatch(/^-?\d+(\.\d+)?$/);
+        },
+      ),
       { numRuns: 5000 },
     );
   });

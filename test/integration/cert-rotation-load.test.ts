@@ -27,13 +27,25 @@ async function writeVersion(dir: string, name: string, pair: GeneratedCertificat
 
 function post(port: number, ca: string[], agent: Agent | false): Promise<{ status: number; body: string; fingerprint?: string }> {
   return new Promise((resolveAnswer, reject) => {
-    const req = request({ host: '127.0.0.1', port, servername: 'localhost', ca, agent, method: 'POST', path: '/interpret?timeout=10s', headers: { 'content-type': 'application/json' } }, (res) => {
-      const fingerprint = (res.socket as import('node:tls').TLSSocket).getPeerX509Certificate?.()?.fingerprint256;
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolveAnswer({ status: res.statusCode ?? 0, body, fingerprint }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        servername: 'localhost',
+        ca,
+        agent,
+        method: 'POST',
+        path: '/interpret?timeout=10s',
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        const fingerprint = (res.socket as import('node:tls').TLSSocket).getPeerX509Certificate?.()?.fingerprint256;
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolveAnswer({ status: res.statusCode ?? 0, body, fingerprint }));
+      },
+    );
     req.on('error', reject);
     req.end(REQUEST);
   });

@@ -36,7 +36,10 @@ spec:
     ${field}:
       luaScript: |
         function ${functionName}(${params})
-${body.split('\n').map((line) => `          ${line}`).join('\n')}
+${body
+  .split('\n')
+  .map((line) => `          ${line}`)
+  .join('\n')}
         end
 `;
 }
@@ -45,18 +48,31 @@ const health = (kind: string, body: string) => customization(kind, 'healthInterp
 const CUSTOMIZATIONS: Record<string, string> = {
   'xpcall-loop.yaml': health('XpcallLoop', 'xpcall(function() while true do end end, function(m) while true do end end)\nreturn true'),
   'xpcall-alloc.yaml': health('XpcallAlloc', 'xpcall(function() error("x") end, function(m) local t = {} for i = 1, 3e6 do t[i] = { i } end end)\nreturn true'),
-  'sort.yaml': health('SortBomb', 'local t = {}\nfor i = 1, 400000 do t[i] = (i * 7919) % 400000 end\ntable.sort(t, function(a, b) return a > b end)\nreturn true'),
+  'sort.yaml': health(
+    'SortBomb',
+    'local t = {}\nfor i = 1, 400000 do t[i] = (i * 7919) % 400000 end\ntable.sort(t, function(a, b) return a > b end)\nreturn true',
+  ),
   'date.yaml': health('DateBomb', 'local f = string.format("%16777216s", "%Y")\nreturn #os.date(f) > 0'),
   'find.yaml': health('FindBomb', 'local p = {}\nfor i = 1, 300000 do p[i] = "(" end\nreturn string.find(table.concat(p), "%b()") ~= nil'),
   'concat.yaml': health('ConcatBomb', 'local s = string.format("%1048576s", "")\nlocal t = {}\nfor i = 1, 512 do t[i] = s end\nreturn #table.concat(t) > 0'),
   'spinner.yaml': health('Spinner', 'while true do end'),
   'healthy.yaml': health('Healthy', 'return obj.status ~= nil'),
-  'string-refs.yaml': customization('StringRefs', 'statusReflection', 'ReflectStatus', 'obj', 'local s = string.format("%1048576s", "")\nlocal t = {}\nfor i = 1, 400 do t[i] = s end\nreturn t'),
+  'string-refs.yaml': customization(
+    'StringRefs',
+    'statusReflection',
+    'ReflectStatus',
+    'obj',
+    'local s = string.format("%1048576s", "")\nlocal t = {}\nfor i = 1, 400 do t[i] = s end\nreturn t',
+  ),
 };
 
 function attackRequest(kind: string, uid: string, operation = 'InterpretHealth') {
   const object = { apiVersion: 'attack.example.io/v1', kind, metadata: { name: 'a', namespace: 'default' }, spec: {}, status: { ready: true } };
-  return { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', request: { uid, kind: { group: 'attack.example.io', version: 'v1', kind }, name: 'a', namespace: 'default', operation, object } };
+  return {
+    apiVersion: 'config.karmada.io/v1alpha1',
+    kind: 'ResourceInterpreterContext',
+    request: { uid, kind: { group: 'attack.example.io', version: 'v1', kind }, name: 'a', namespace: 'default', operation, object },
+  };
 }
 
 function rssBytes(pid: number): number {
@@ -82,7 +98,9 @@ async function watch(server: SpawnedServer, caFile: string): Promise<Watch> {
   }, 25);
   return {
     async stop() {
-      const seen = new Promise<{ slowestProbeMs: number; probes: number; failedProbes: string[] }>((resolve) => child.once('message', resolve as (m: unknown) => void));
+      const seen = new Promise<{ slowestProbeMs: number; probes: number; failedProbes: string[] }>((resolve) =>
+        child.once('message', resolve as (m: unknown) => void),
+      );
       child.send('stop');
       const result = await seen;
       clearInterval(sampler);
@@ -197,7 +215,9 @@ describe('hostile input against the real server', () => {
         socket.on('error', () => undefined);
         const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(text)));
         socket.once('secureConnect', () =>
-          socket.write(`POST /interpret HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 8388608\r\n\r\n{"apiVersion":"config.karmada.io/v1alpha1","request":{"uid":"stalled-${i}"`),
+          socket.write(
+            `POST /interpret HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 8388608\r\n\r\n{"apiVersion":"config.karmada.io/v1alpha1","request":{"uid":"stalled-${i}"`,
+          ),
         );
         return closed;
       });
@@ -212,7 +232,10 @@ describe('hostile input against the real server', () => {
   it('/preserve with {..a..a..a} over a status nested 300 levels deep fails that rule at the work cap', async () => {
     let status: Record<string, unknown> = { b: 0 };
     for (let i = 1; i < 300; i++) status = { a: status, b: i };
-    const input = { rules: [{ aliasLabelName: 'x', jsonPath: '{..a..a..a}' }], observedObject: { apiVersion: 'attack.example.io/v1', kind: 'Unserved', metadata: { name: 'a' }, status } };
+    const input = {
+      rules: [{ aliasLabelName: 'x', jsonPath: '{..a..a..a}' }],
+      observedObject: { apiVersion: 'attack.example.io/v1', kind: 'Unserved', metadata: { name: 'a' }, status },
+    };
     const started = performance.now();
     const answer = await beside(server, () => send(server, { path: '/preserve', body: JSON.stringify(input) }));
     expect(answer.status).toBe(200);
@@ -286,15 +309,27 @@ describe('shutdown under load', () => {
     let refusedOrNew = 0;
     const post = () =>
       new Promise<void>((resolve) => {
-        const req = request({ host: '127.0.0.1', port: target.port, servername: 'localhost', ca: target.ca, method: 'POST', path: '/interpret?timeout=10s', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-          let text = '';
-          res.on('data', (chunk) => (text += chunk));
-          res.on('end', () => {
-            if (res.statusCode === 200 && JSON.parse(text).response?.successful === true) answered++;
-            else lost.push(`${res.statusCode} ${text.slice(0, 100)}`);
-            resolve();
-          });
-        });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: target.port,
+            servername: 'localhost',
+            ca: target.ca,
+            method: 'POST',
+            path: '/interpret?timeout=10s',
+            agent,
+            headers: { 'content-type': 'application/json' },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk) => (text += chunk));
+            res.on('end', () => {
+              if (res.statusCode === 200 && JSON.parse(text).response?.successful === true) answered++;
+              else lost.push(`${res.statusCode} ${text.slice(0, 100)}`);
+              resolve();
+            });
+          },
+        );
         req.on('error', (error: NodeJS.ErrnoException) => {
           // A connection refused, or reset while it was being opened as the listener closed, carried no
           // request the server had accepted: the caller sees it fail and tries another replica. A request on

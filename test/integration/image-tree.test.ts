@@ -60,7 +60,17 @@ function buildStage(stage: Stage) {
           symlinkSync(join(ROOT, 'node_modules'), join(cwd, 'node_modules'));
           continue;
         }
-        const run = spawnSync('sh', ['-c', command], { cwd, encoding: 'utf8', env: { ...process.env, PATH: `${dirname(NODE)}:${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' } });
+        const run = spawnSync('sh', ['-c', command], {
+          cwd,
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            PATH: `${dirname(NODE)}:${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
+            npm_config_prefer_offline: 'true',
+            npm_config_audit: 'false',
+            npm_config_fund: 'false',
+          },
+        });
         expect(run.status, `${stage.name}: ${command}\n${run.stdout}\n${run.stderr}`).toBe(0);
       }
     }
@@ -80,7 +90,7 @@ function runImage(args: string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 describe.skipIf(!enabled)('the image tree (set KARMADA_INTERPRETER_IMAGE_TREE=1 to run)', () => {
-  it('is assembled by the Dockerfile\'s own steps, with production dependencies only', () => {
+  it("is assembled by the Dockerfile's own steps, with production dependencies only", () => {
     for (const stage of stages.slice(0, -1)) buildStage(stage);
     let workdir = '/';
     for (const { op, args } of runtime.instructions) {
@@ -101,7 +111,7 @@ describe.skipIf(!enabled)('the image tree (set KARMADA_INTERPRETER_IMAGE_TREE=1 
     expect(lua.every((f) => f.endsWith('/customizations.yaml') && !f.includes('/testdata/'))).toBe(true);
   }, 300_000);
 
-  it('starts the server with the image\'s entrypoint and command and reaches /readyz, serving every built-in kind', async () => {
+  it("starts the server with the image's entrypoint and command and reaches /readyz, serving every built-in kind", async () => {
     const certs = await generateSelfSigned();
     const certDir = join(work, 'certs');
     mkdirSync(certDir);
@@ -111,7 +121,13 @@ describe.skipIf(!enabled)('the image tree (set KARMADA_INTERPRETER_IMAGE_TREE=1 
     // Configured through the environment, as a Deployment may: the arguments are the image's.
     const child = spawn(NODE, [...script, ...command()], {
       cwd: app(),
-      env: { PATH: process.env.PATH, ...imageEnv(), KARMADA_INTERPRETER_PORT: '0', KARMADA_INTERPRETER_HOST: '127.0.0.1', KARMADA_INTERPRETER_CERT_DIR: certDir },
+      env: {
+        PATH: process.env.PATH,
+        ...imageEnv(),
+        KARMADA_INTERPRETER_PORT: '0',
+        KARMADA_INTERPRETER_HOST: '127.0.0.1',
+        KARMADA_INTERPRETER_CERT_DIR: certDir,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -151,7 +167,7 @@ describe.skipIf(!enabled)('the image tree (set KARMADA_INTERPRETER_IMAGE_TREE=1 
     }
   }, 60_000);
 
-  it('runs the entrypoint\'s other commands: --help, webhook-config, register', () => {
+  it("runs the entrypoint's other commands: --help, webhook-config, register", () => {
     const help = runImage(['--help']);
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/webhook-config/);
@@ -162,7 +178,15 @@ describe.skipIf(!enabled)('the image tree (set KARMADA_INTERPRETER_IMAGE_TREE=1 
     expect(parse(config.stdout)).toEqual(committed);
 
     // register loads @kubernetes/client-node from the production dependencies before it reads the kubeconfig.
-    const register = runImage(['register', '--kubeconfig', join(work, 'no-such-kubeconfig'), '--url', 'https://x.example/interpret', '--ca-file', join(work, 'certs', 'tls.crt')]);
+    const register = runImage([
+      'register',
+      '--kubeconfig',
+      join(work, 'no-such-kubeconfig'),
+      '--url',
+      'https://x.example/interpret',
+      '--ca-file',
+      join(work, 'certs', 'tls.crt'),
+    ]);
     expect(register.stderr).toMatch(/no-such-kubeconfig \(--kubeconfig\) does not exist/);
     expect(register.status).toBe(2);
   }, 60_000);

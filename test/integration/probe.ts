@@ -17,12 +17,24 @@ const failed: string[] = [];
 
 function call(method: string, path: string, payload?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: Number(port), path, method, agent, ca, servername: 'localhost', headers: payload ? { 'content-type': 'application/json' } : {} }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: Number(port),
+        path,
+        method,
+        agent,
+        ca,
+        servername: 'localhost',
+        headers: payload ? { 'content-type': 'application/json' } : {},
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -44,8 +56,16 @@ async function loop(name: string, send: () => Promise<{ status: number; text: st
 }
 
 const loops = [
-  loop('healthz', () => call('GET', '/healthz'), (a) => a.status === 200),
-  loop('cloneset', () => call('POST', '/interpret?timeout=10s', body), (a) => a.status === 200 && JSON.parse(a.text).response.successful === true),
+  loop(
+    'healthz',
+    () => call('GET', '/healthz'),
+    (a) => a.status === 200,
+  ),
+  loop(
+    'cloneset',
+    () => call('POST', '/interpret?timeout=10s', body),
+    (a) => a.status === 200 && JSON.parse(a.text).response.successful === true,
+  ),
 ];
 process.send?.('started');
 process.on('message', async () => {

@@ -44,10 +44,28 @@ spec:
 
 function envelope(operation: string, object: Record<string, any>, uid: string) {
   const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : ['', object.apiVersion];
-  return { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', request: { uid, kind: { group, version, kind: object.kind }, name: object.metadata.name, namespace: object.metadata.namespace, operation, object, replicas: 0 } };
+  return {
+    apiVersion: 'config.karmada.io/v1alpha1',
+    kind: 'ResourceInterpreterContext',
+    request: {
+      uid,
+      kind: { group, version, kind: object.kind },
+      name: object.metadata.name,
+      namespace: object.metadata.namespace,
+      operation,
+      object,
+      replicas: 0,
+    },
+  };
 }
 const spinner = { apiVersion: 'example.io/v1', kind: 'Spinner', metadata: { name: 'spin', namespace: 'default' }, spec: { replicas: 1 }, status: {} };
-const scaledObject = { apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', metadata: { name: 'orders', namespace: 'shop' }, spec: { scaleTargetRef: { name: 'orders' } }, status: { conditions: [{ type: 'Ready', status: 'True' }] } };
+const scaledObject = {
+  apiVersion: 'keda.sh/v1alpha1',
+  kind: 'ScaledObject',
+  metadata: { name: 'orders', namespace: 'shop' },
+  spec: { scaleTargetRef: { name: 'orders' } },
+  status: { conditions: [{ type: 'Ready', status: 'True' }] },
+};
 
 describe('runaway Lua scripts under load', () => {
   const cleanup: Array<() => Promise<void> | void> = [];

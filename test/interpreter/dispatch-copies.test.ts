@@ -29,7 +29,13 @@ const probe: KindInterpreter = {
 const registry = new Registry({ 'builtin-ts': [probe] });
 
 function request(): KObject {
-  return { apiVersion: 'example.io/v1', kind: 'Probe', metadata: { name: 'p', labels: { app: 'p' } }, spec: { replicas: 1, template: { x: 1 } }, status: { ready: 1 } };
+  return {
+    apiVersion: 'example.io/v1',
+    kind: 'Probe',
+    metadata: { name: 'p', labels: { app: 'p' } },
+    spec: { replicas: 1, template: { x: 1 } },
+    status: { ready: 1 },
+  };
 }
 
 describe('dispatcher copies', () => {

@@ -16,7 +16,15 @@ const typescript: KindInterpreter = { name: 'typescript:Widget', targets: [WIDGE
 const userLua: KindInterpreter = { name: 'lua:ok', targets: [WIDGET], reflectStatus: () => ({ ready: 1 }) };
 
 function failure(operations: FailedCustomization['operations'], kind = 'Widget'): FailedCustomization {
-  return { apiVersion: 'example.io/v1', kind, operations, customization: 'broken', file: '/c/broken.yaml', document: 2, message: 'unknown field "spec.luaScrpt" (did you mean luaScript?)' };
+  return {
+    apiVersion: 'example.io/v1',
+    kind,
+    operations,
+    customization: 'broken',
+    file: '/c/broken.yaml',
+    document: 2,
+    message: 'unknown field "spec.luaScrpt" (did you mean luaScript?)',
+  };
 }
 
 describe('failed customizations in the registry', () => {
@@ -41,15 +49,33 @@ describe('failed customizations in the registry', () => {
     const registry = new Registry({ 'builtin-ts': [typescript] });
     registry.setFailed([failure([]), failure([], 'Gadget')]);
     expect(await interpret(registry, { ...WIDGET, operation: 'InterpretHealth', object: widget })).toMatchObject({ ok: true });
-    const gadget = await interpret(registry, { apiVersion: 'example.io/v1', kind: 'Gadget', operation: 'InterpretHealth', object: { ...widget, kind: 'Gadget' } });
-    expect(gadget).toMatchObject({ ok: false, code: 500, message: expect.stringMatching(/^customization broken failed to load: \/c\/broken.yaml document 2: /) });
+    const gadget = await interpret(registry, {
+      apiVersion: 'example.io/v1',
+      kind: 'Gadget',
+      operation: 'InterpretHealth',
+      object: { ...widget, kind: 'Gadget' },
+    });
+    expect(gadget).toMatchObject({
+      ok: false,
+      code: 500,
+      message: expect.stringMatching(/^customization broken failed to load: \/c\/broken.yaml document 2: /),
+    });
   });
 
   it('a kind of a shipped example that is not enabled: the 404 says how to enable it', async () => {
     const registry = new Registry({});
     registry.setDisabledExamples([{ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'Rollout.argoproj.io' }]);
-    const outcome = await interpret(registry, { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', operation: 'InterpretHealth', object: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout' } });
-    expect(outcome).toMatchObject({ ok: false, code: 404, message: expect.stringContaining('a shipped example serves it when enabled (--examples Rollout.argoproj.io)') });
+    const outcome = await interpret(registry, {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      operation: 'InterpretHealth',
+      object: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout' },
+    });
+    expect(outcome).toMatchObject({
+      ok: false,
+      code: 404,
+      message: expect.stringContaining('a shipped example serves it when enabled (--examples Rollout.argoproj.io)'),
+    });
   });
 });
 
@@ -107,11 +133,15 @@ spec:
         message: `customization my-deployment failed to load: ${broken} document 1: healthInterpretation (InterpretHealth): script line 3 (line 11 of the file): unexpected symbol near 'end'`,
       });
       const cloneSet = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'c' }, spec: { replicas: 1 } };
-      expect(await interpret(loaded.registry, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', operation: 'InterpretHealth', object: cloneSet })).toMatchObject({
+      expect(
+        await interpret(loaded.registry, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', operation: 'InterpretHealth', object: cloneSet }),
+      ).toMatchObject({
         ok: false,
         message: expect.stringMatching(/^customization my-cloneset-health failed to load: .*cloneset\.yaml document 1: unknown field/),
       });
-      expect(await interpret(loaded.registry, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', operation: 'InterpretReplica', object: cloneSet })).toMatchObject({ ok: true, layer: 'builtin-ts' });
+      expect(
+        await interpret(loaded.registry, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', operation: 'InterpretReplica', object: cloneSet }),
+      ).toMatchObject({ ok: true, layer: 'builtin-ts' });
       // Not served, so not registered with Karmada either: Karmada keeps its own interpreters for Deployment.
       expect(loaded.registry.served().some((s) => s.kind === 'Deployment')).toBe(false);
     } finally {

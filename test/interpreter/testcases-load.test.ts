@@ -44,7 +44,9 @@ describe('loadTestCases', () => {
   it('hands statusItems on as Karmada decodes them into []AggregatedStatusItem', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'testcases-'));
     const file = join(dir, 'aggregatestatus-test.yaml');
-    await writeFile(file, `name: items
+    await writeFile(
+      file,
+      `name: items
 desiredObj: {apiVersion: apps.example.io/v1, kind: Widget, metadata: {name: w}}
 statusItems:
   - apiVersion: apps.example.io/v1
@@ -60,7 +62,8 @@ statusItems:
     status: null
 operation: AggregateStatus
 output: {}
-`);
+`,
+    );
     const [tc] = await loadTestCases(file);
     const input = caseInput(tc!);
     expect(typeof input).toBe('object');
@@ -79,7 +82,17 @@ describe('compareResults', () => {
     expect(compareResults({ requires }, { requires: { resourceRequest: { cpu: 0.5, memory: '2.048' } } })).toEqual([]);
     expect(compareResults({ requires }, { requires: { resourceRequest: { cpu: '501m', memory: '2.048' } } })).toHaveLength(1);
     const components = [{ name: 'jobmanager', replicas: 1, replicaRequirements: requires }];
-    expect(compareResults({ components }, { components: [{ name: 'jobmanager', replicas: 1, replicaRequirements: { resourceRequest: { cpu: '0.5', memory: 2.048 } } }] })).toEqual([]);
-    expect(compareResults({ components }, { components: [{ name: 'jobmanager', replicas: 1, replicaRequirements: { resourceRequest: { cpu: '0.5', memory: '2Gi' } } }] })).toHaveLength(1);
+    expect(
+      compareResults(
+        { components },
+        { components: [{ name: 'jobmanager', replicas: 1, replicaRequirements: { resourceRequest: { cpu: '0.5', memory: 2.048 } } }] },
+      ),
+    ).toEqual([]);
+    expect(
+      compareResults(
+        { components },
+        { components: [{ name: 'jobmanager', replicas: 1, replicaRequirements: { resourceRequest: { cpu: '0.5', memory: '2Gi' } } }] },
+      ),
+    ).toHaveLength(1);
   });
 });

@@ -47,8 +47,14 @@ describe('untrusted work on worker threads', () => {
 
   it.each([
     ['an endless error handler (count hooks are off there)', 'xpcall(function() while true do end end, function(m) while true do end end)'],
-    ['a native sort of 400,000 numbers with a Lua comparator', 'local t = {} for i = 1, 400000 do t[i] = (i * 7919) % 400000 end table.sort(t, function(a, b) return a > b end) return true'],
-    ['a backtracking pattern over 300,000 characters', 'local s = "" local p = {} for i = 1, 300000 do p[i] = "(" end s = table.concat(p) return string.find(s, "%b()") ~= nil'],
+    [
+      'a native sort of 400,000 numbers with a Lua comparator',
+      'local t = {} for i = 1, 400000 do t[i] = (i * 7919) % 400000 end table.sort(t, function(a, b) return a > b end) return true',
+    ],
+    [
+      'a backtracking pattern over 300,000 characters',
+      'local s = "" local p = {} for i = 1, 300000 do p[i] = "(" end s = table.concat(p) return string.find(s, "%b()") ~= nil',
+    ],
   ])('terminates the worker of %s at the time limit and replaces it', async (_name, body) => {
     const error = await failure(work.interpretHealth(health(body), ready, { key: 'runaway' }));
     expect(error.timeout).toBe(true);
@@ -58,14 +64,20 @@ describe('untrusted work on worker threads', () => {
 
   it.each([
     ['tables allocated in an error handler', 'xpcall(function() error("x") end, function(m) local t = {} for i = 1, 3e6 do t[i] = { i } end end) return true'],
-    ['one string of 512 MiB built by table.concat', 'local s = string.format("%1048576s", "") local t = {} for i = 1, 512 do t[i] = s end return #table.concat(t) > 0'],
-    ['a result holding hundreds of references to one 1 MiB string', 'local s = string.format("%1048576s", "") local t = {} for i = 1, 400 do t[i] = s end return t'],
+    [
+      'one string of 512 MiB built by table.concat',
+      'local s = string.format("%1048576s", "") local t = {} for i = 1, 512 do t[i] = s end return #table.concat(t) > 0',
+    ],
+    [
+      'a result holding hundreds of references to one 1 MiB string',
+      'local s = string.format("%1048576s", "") local t = {} for i = 1, 400 do t[i] = s end return t',
+    ],
   ])('stops %s at the memory limit (or refuses the result) and keeps serving', async (_name, body) => {
-    const script = body.endsWith('return t')
-      ? `function ReflectStatus(obj)\n${body}\nend`
-      : health(body);
+    const script = body.endsWith('return t') ? `function ReflectStatus(obj)\n${body}\nend` : health(body);
     // A generous time limit: what must stop these is memory.
-    const call = body.endsWith('return t') ? work.reflectStatus(script, ready, { timeoutMs: 20_000 }) : work.interpretHealth(script, ready, { timeoutMs: 20_000 });
+    const call = body.endsWith('return t')
+      ? work.reflectStatus(script, ready, { timeoutMs: 20_000 })
+      : work.interpretHealth(script, ready, { timeoutMs: 20_000 });
     const error = await failure(call);
     expect(error.luaMessage).toMatch(/memory limit|over the limit of \d+|stopped: memory limit of 64 MiB exceeded/);
     expect(await work.interpretHealth(HEALTHY, ready)).toBe(true);
@@ -85,7 +97,9 @@ describe('untrusted work on worker threads', () => {
   it('does not run a call whose request deadline passed while it waited for a worker', async () => {
     const printed: string[] = [];
     const blockers = [1, 2].map(() => work.interpretHealth(health('while true do end'), ready, { key: 'blocker' }).catch(() => undefined));
-    const late = failure(work.interpretHealth(health('print("ran") return true'), ready, { key: 'late', notAfter: performance.now() + 50, onPrint: (line) => printed.push(line) }));
+    const late = failure(
+      work.interpretHealth(health('print("ran") return true'), ready, { key: 'late', notAfter: performance.now() + 50, onPrint: (line) => printed.push(line) }),
+    );
     const error = await late;
     await Promise.all(blockers);
     expect(error.abandoned).toBe(true);

@@ -45,7 +45,11 @@ describe('printing (PrintResults / evalToText)', () => {
     ['booleans', '{.ready}', 'true'],
     ['a JSON null prints null (client-go >= 0.29, kubernetes#119883)', '{.nothing}', 'null'],
     ['an empty slice is JSON', '{.empty}', '[]'],
-    ['maps are compact JSON with sorted keys, json float rule, HTML escaping', '{.nested}', '{"html":"\\u003ca\\u0026b\\u003e","list":[1,"two",null],"n":1000000}'],
+    [
+      'maps are compact JSON with sorted keys, json float rule, HTML escaping',
+      '{.nested}',
+      '{"html":"\\u003ca\\u0026b\\u003e","list":[1,"two",null],"n":1000000}',
+    ],
     ['several results are joined by one space', '{.conditions[*].type}', 'Available Progressing'],
     ['separate actions are concatenated without a space', '{.replicas}{.updatedReplicas}', '33'],
     ['text outside braces is literal', 'rev-{.updateRevision}!', 'rev-web-6d9f!'],
@@ -112,7 +116,11 @@ describe('missing keys and wrong types (AllowMissingKeys(false))', () => {
     ['a slice end past the end is an error, not clamped (reports end-1)', '{.conditions[0:10]}', 'array index out of bounds: index 9, length 2'],
     // Indexes are Go ints (int64): exact past 2^53, and the derived end of [n] wraps at the top.
     ['an index past 2^53', '{.conditions[9007199254740993]}', 'array index out of bounds: index 9007199254740993, length 2'],
-    ['the largest int64 index (its derived end wraps to the smallest)', '{.conditions[9223372036854775807]}', 'array index out of bounds: index 9223372036854775807, length 2'],
+    [
+      'the largest int64 index (its derived end wraps to the smallest)',
+      '{.conditions[9223372036854775807]}',
+      'array index out of bounds: index 9223372036854775807, length 2',
+    ],
     ['a slice end past 2^53', '{.conditions[0:9007199254740993]}', 'array index out of bounds: index 9007199254740992, length 2'],
     ['a negative index past -2^53', '{.conditions[-9007199254740993]}', 'array index out of bounds: index -9007199254740991, length 2'],
     ['filtering a map', '{.nested[?(@.x)]}', 'map[html:<a&b> list:[1 two <nil>] n:1e+06] is not array or slice and cannot be filtered'],
@@ -216,7 +224,7 @@ describe('filters (text/template comparison rules)', () => {
   };
   it.each([
     ['== on strings', '{.items[?(@.name=="b")].n}', '2'],
-    ["single quotes", "{.items[?(@.name=='c')].n}", '3'],
+    ['single quotes', "{.items[?(@.name=='c')].n}", '3'],
     ['spaces around the operator', '{.items[?( @.name == "a" )].n}', '1'],
     ['!= on strings', '{.items[?(@.name!="b")].name}', 'a c'],
     ['< on strings compares bytes', '{.items[?(@.name<"b")].name}', 'a'],

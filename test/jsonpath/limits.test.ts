@@ -85,9 +85,7 @@ describe('output cap (MAX_JSONPATH_OUTPUT_CHARS)', () => {
   it('{..} over a 100-level chain (quadratic output) fails instead of printing megabytes', () => {
     const error = failure('{..}', chain(100));
     expect(error).toBeInstanceOf(JsonPathLimitError);
-    expect(error.message).toBe(
-      `the result is longer than ${MAX_JSONPATH_OUTPUT_CHARS} characters (a limit of this server; a label value has at most 63)`,
-    );
+    expect(error.message).toBe(`the result is longer than ${MAX_JSONPATH_OUTPUT_CHARS} characters (a limit of this server; a label value has at most 63)`);
   });
 
   it('allows exactly the cap', () => {

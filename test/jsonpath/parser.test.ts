@@ -47,11 +47,7 @@ describe('parser: client-go parser_test.go parserTests', () => {
       [list({ type: 'identifier', name: 'range' }, field('items')), list(field('name')), text(','), list({ type: 'identifier', name: 'end' })],
     ],
     ['paired parentheses in quotes', '{[?(@.status.nodeInfo.osImage == "()")]}', [osImageFilter('()')]],
-    [
-      'paired parentheses in double quotes and with double quotes escape',
-      '{[?(@.status.nodeInfo.osImage == "(\\"\\")")]}',
-      [osImageFilter('("")')],
-    ],
+    ['paired parentheses in double quotes and with double quotes escape', '{[?(@.status.nodeInfo.osImage == "(\\"\\")")]}', [osImageFilter('("")')]],
     ['unregular parentheses in double quotes', ' { [?(  @.test == "())("   )] }', [text(' '), list(filter(list(field('test')), '==', list(text('())('))))]],
     ['plain text in single quotes', "{[?(@.status.nodeInfo.osImage == 'Linux')]}", [osImageFilter('Linux')]],
     ['test filter suffix', '{[?(@.status.nodeInfo.osImage == "{[()]}")]}', [osImageFilter('{[()]}')]],
@@ -69,8 +65,16 @@ describe('parser: client-go parser_test.go parserTests', () => {
 
 describe('parser: more shapes, read from parser.go', () => {
   it.each([
-    ['escaped dots stay in the field name (parseField drops the backslashes)', '{.metadata.labels.kubernetes\\.io/hostname}', [list(field('metadata'), field('labels'), field('kubernetes.io/hostname'))]],
-    ["['a.b'] is re-parsed as .a.b (dictKeyRex + parseAction), so dots split the key", "{['kubernetes.io/hostname']}", [list(field('kubernetes'), field('io/hostname'))]],
+    [
+      'escaped dots stay in the field name (parseField drops the backslashes)',
+      '{.metadata.labels.kubernetes\\.io/hostname}',
+      [list(field('metadata'), field('labels'), field('kubernetes.io/hostname'))],
+    ],
+    [
+      "['a.b'] is re-parsed as .a.b (dictKeyRex + parseAction), so dots split the key",
+      "{['kubernetes.io/hostname']}",
+      [list(field('kubernetes'), field('io/hostname'))],
+    ],
     ['a field runs until a terminator, so "-" and "/" belong to it', '{.k8s-app/x}', [list(field('k8s-app/x'))]],
     ['$ and @ are skipped', '{$.a}{@.b}', [list(field('a')), list(field('b'))]],
     ['{.} is a field with an empty name', '{.}', [list(field(''))]],
@@ -79,14 +83,28 @@ describe('parser: more shapes, read from parser.go', () => {
     ['[*] is the slice [:]', '{[*]}', [list(array(param(0, false), param(0, false), param(0, false)))]],
     ['[] is index 0 (empty start, derived end 1)', '{[]}', [list(array(param(0, false), param(1, true, true), param(0, false)))]],
     ['[::2] has only a step', '{[::2]}', [list(array(param(0, false), param(0, false), param(2, true)))]],
-    ['numbers: Atoi first, then ParseFloat', '{1}{-2}{+3}{1.5}{2.}', [list({ type: 'int', value: 1n }), list({ type: 'int', value: -2n }), list({ type: 'int', value: 3n }), list({ type: 'float', value: 1.5 }), list({ type: 'float', value: 2 })]],
+    [
+      'numbers: Atoi first, then ParseFloat',
+      '{1}{-2}{+3}{1.5}{2.}',
+      [
+        list({ type: 'int', value: 1n }),
+        list({ type: 'int', value: -2n }),
+        list({ type: 'int', value: 3n }),
+        list({ type: 'float', value: 1.5 }),
+        list({ type: 'float', value: 2 }),
+      ],
+    ],
     ['an integer beyond int64 becomes a float', '{99999999999999999999}', [list({ type: 'float', value: 1e20 })]],
     ['true and false are booleans', '{true}{false}', [list({ type: 'bool', value: true }), list({ type: 'bool', value: false })]],
     ['a bare filter is an existence test', '{.items[?(@.z)]}', [list(field('items'), filter(list(field('z')), 'exists', list()))]],
     ['the operator is any run of ! < > =', '{[?(@.a<>1)]}', [list(filter(list(field('a')), '<>', list({ type: 'int', value: 1n })))]],
     ['quoted text with escapes', '{"a\\tb\\u00e9"}', [list(text('a\tb\u00e9'))]],
     ['... is recursion then a field', '{...Price}', [list({ type: 'recursive' }, field('Price'))]],
-    ['union of indexes', '{[1,3,4]}', [list({ type: 'union', branches: [1, 3, 4].map((n) => list(array(param(n, true), param(n + 1, true, true), param(0, false)))) })]],
+    [
+      'union of indexes',
+      '{[1,3,4]}',
+      [list({ type: 'union', branches: [1, 3, 4].map((n) => list(array(param(n, true), param(n + 1, true, true), param(0, false)))) })],
+    ],
   ] as Array<[string, string, JsonPathNode[]]>)('%s: %s', (_name, template, nodes) => {
     expect(compileJsonPath(template).root.nodes).toEqual(nodes);
   });

@@ -30,16 +30,21 @@ describe('marshalGoJson properties', () => {
 describe('template properties', () => {
   it('text without braces is printed verbatim', () => {
     fc.assert(
-      fc.property(fc.string().filter((text) => !text.includes('{')), (text) => {
-        expect(executeJsonPath(text, { a: 1 })).toBe(text);
-      }),
+      fc.property(
+        fc.string().filter((text) => !text.includes('{')),
+        (text) => {
+          expect(executeJsonPath(text, { a: 1 })).toBe(text);
+        },
+      ),
     );
   });
 
   it('{.key} of a simple key prints strings raw', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,20}$/), fc.string(), (key, value) => {
-        expect(executeJsonPath(`{.${key}}`, { [key]: value })).toBe(value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+        expect(executeJsonPath(`{.${key}}`, { [key]: value })).toBe(
+          value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'),
+        );
       }),
     );
   });

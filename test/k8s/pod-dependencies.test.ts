@@ -11,9 +11,7 @@ const c8Template = {
       { name: 'cache', persistentVolumeClaim: { claimName: 'shared-cache' } },
       { name: 'conf', configMap: { name: 'web-conf' } },
     ],
-    containers: [
-      { name: 'app', image: 'app:2', env: [{ name: 'DB_PASS', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }] },
-    ],
+    containers: [{ name: 'app', image: 'app:2', env: [{ name: 'DB_PASS', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }] }],
   },
 };
 
@@ -66,8 +64,9 @@ describe('podTemplateDependencies', () => {
   });
 
   it('accepts an iterable of excluded claim names and tolerates a missing spec', () => {
-    expect(podTemplateDependencies(c8Template, 'shop', { excludeClaimNames: new Set(['data', 'shared-cache']) })
-      .filter((r) => r.kind === 'PersistentVolumeClaim')).toEqual([]);
+    expect(
+      podTemplateDependencies(c8Template, 'shop', { excludeClaimNames: new Set(['data', 'shared-cache']) }).filter((r) => r.kind === 'PersistentVolumeClaim'),
+    ).toEqual([]);
     expect(podTemplateDependencies(undefined, 'ns')).toEqual([]);
   });
 });
@@ -156,9 +155,22 @@ describe('karmadaPodDependencies (helper.GetDependenciesFromPodTemplate)', () =>
         containers: [{ name: 'c' }],
       },
     };
-    const names = (kind: string) => karmadaPodDependencies(template, 'ns').filter((r) => r.kind === kind).map((r) => r.name);
+    const names = (kind: string) =>
+      karmadaPodDependencies(template, 'ns')
+        .filter((r) => r.kind === kind)
+        .map((r) => r.name);
     expect(names('Secret')).toEqual([
-      's-azure', 's-ceph', 's-cinder', 's-csi', 's-flex', 's-iscsi', 's-projected', 's-rbd', 's-scaleio', 's-secret', 's-storageos',
+      's-azure',
+      's-ceph',
+      's-cinder',
+      's-csi',
+      's-flex',
+      's-iscsi',
+      's-projected',
+      's-rbd',
+      's-scaleio',
+      's-secret',
+      's-storageos',
     ]);
     expect(names('ConfigMap')).toEqual(['cm-projected']);
     expect(names('PersistentVolumeClaim')).toEqual([]);
@@ -169,16 +181,26 @@ describe('karmadaPodDependencies (helper.GetDependenciesFromPodTemplate)', () =>
       spec: {
         serviceAccountName: 'default',
         imagePullSecrets: [{ name: '' }, {}, null],
-        volumes: [{ name: 'x', secret: {} }, { name: 'y', persistentVolumeClaim: { claimName: '' } }, { name: 'z', configMap: { name: 7 } }],
-        containers: [{ name: 'c', env: [{ name: 'A', value: 'plain' }, { name: 'B', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }] }],
+        volumes: [
+          { name: 'x', secret: {} },
+          { name: 'y', persistentVolumeClaim: { claimName: '' } },
+          { name: 'z', configMap: { name: 7 } },
+        ],
+        containers: [
+          {
+            name: 'c',
+            env: [
+              { name: 'A', value: 'plain' },
+              { name: 'B', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+            ],
+          },
+        ],
       },
     };
     expect(karmadaPodDependencies(template, 'ns')).toEqual([]);
   });
 
   it('omits namespace when it is empty (namespace,omitempty)', () => {
-    expect(karmadaPodDependencies({ spec: { serviceAccountName: 'sa' } }, '')).toEqual([
-      { apiVersion: 'v1', kind: 'ServiceAccount', name: 'sa' },
-    ]);
+    expect(karmadaPodDependencies({ spec: { serviceAccountName: 'sa' } }, '')).toEqual([{ apiVersion: 'v1', kind: 'ServiceAccount', name: 'sa' }]);
   });
 });

@@ -72,9 +72,7 @@ describe('karmadaPodRequirements (helper.GenerateReplicaRequirements)', () => {
   });
 
   it('an explicit request wins over the limit, per resource', () => {
-    const result = karmadaPodRequirements(
-      pod({ containers: [{ resources: { requests: { cpu: '100m' }, limits: { cpu: '2', memory: '1Gi' } } }] }),
-    );
+    const result = karmadaPodRequirements(pod({ containers: [{ resources: { requests: { cpu: '100m' }, limits: { cpu: '2', memory: '1Gi' } } }] }));
     expect(result?.resourceRequest).toEqual({ cpu: '100m', memory: '1Gi' });
   });
 
@@ -172,11 +170,10 @@ describe('karmadaPodRequirements (helper.GenerateReplicaRequirements)', () => {
     expect(call).toThrow(/spec\.containers\[0\]\.resources\.cpu/);
   });
 
-  it('keeps util.Resource\'s int64 arithmetic: what overflows is what Go stores (pkg/util/resource.go)', () => {
+  it("keeps util.Resource's int64 arithmetic: what overflows is what Go stores (pkg/util/resource.go)", () => {
     // MilliValue of int64Amount{9, 18} overflows positiveScaleInt64 and is 0: no cpu reported.
     // Value of 20 digits (inf.Dec path) keeps the low 64 bits, a negative number: no memory reported.
-    expect(karmadaPodRequirements(pod({ containers: [{ resources: { requests: { cpu: '9e18', memory: '12345678901234567890' } } }] })))
-      .toBeUndefined();
+    expect(karmadaPodRequirements(pod({ containers: [{ resources: { requests: { cpu: '9e18', memory: '12345678901234567890' } } }] }))).toBeUndefined();
     // 5e15 cores are 5e18 milli-cores each: two of them wrap int64 (`r.MilliCPU += ...`) to a negative total.
     const twoHuge = { resources: { requests: { cpu: '5e15', 'example.com/gpu': '5e18' } } };
     expect(karmadaPodRequirements(pod({ containers: [twoHuge, twoHuge] }))).toBeUndefined();
@@ -277,10 +274,7 @@ describe('podTemplateRequirements (Kubernetes effective request)', () => {
     const template = pod({
       nodeSelector: { zone: 'a' },
       initContainers: [{ resources: { requests: { cpu: '2', memory: '64Mi' } } }],
-      containers: [
-        { resources: { requests: { cpu: '250m', memory: '256Mi' } } },
-        { resources: { limits: { cpu: '250m', memory: '256Mi' } } },
-      ],
+      containers: [{ resources: { requests: { cpu: '250m', memory: '256Mi' } } }, { resources: { limits: { cpu: '250m', memory: '256Mi' } } }],
     });
     expect(podTemplateRequirements(template)).toEqual(karmadaPodRequirements(template));
     expect(podTemplateRequirements(template)?.resourceRequest).toEqual({ cpu: '2', memory: '512Mi' });
@@ -308,12 +302,15 @@ describe('a resources object shared by many pod templates (an Argo Workflow spec
   it('is read once, so the work stays linear in the request', () => {
     let reads = 0;
     const requests = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`example.com/r${i}`, '1']));
-    const shared = new Proxy({ requests: { ...requests, cpu: '250m' } }, {
-      get(target, key, receiver) {
-        if (key === 'requests') reads++;
-        return Reflect.get(target, key, receiver);
+    const shared = new Proxy(
+      { requests: { ...requests, cpu: '250m' } },
+      {
+        get(target, key, receiver) {
+          if (key === 'requests') reads++;
+          return Reflect.get(target, key, receiver);
+        },
       },
-    });
+    );
     for (let i = 0; i < 500; i++) {
       const template = { spec: { containers: [{ name: `c${i}` }], resources: shared } };
       expect(podTemplateRequirements(template)?.resourceRequest?.cpu).toBe('250m');

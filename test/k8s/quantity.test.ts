@@ -112,8 +112,34 @@ describe('Quantity.parse + toString (Quantity.String / CanonicalizeBytes)', () =
   });
 
   it('canonical strings survive a round trip, value and spelling (TestQuantityString)', () => {
-    for (const s of ['1Gi', '300Mi', '6Ki', '1001Gi', '1Ti', '5', '500m', '1G', '1m', '80m', '1080m', '300M',
-      '1T', '1E', '1e21', '1234567M', '3k', '1025', '1e9', '1e-3', '80e-3', '300e6', '1n', '80n', '1080n', '1u']) {
+    for (const s of [
+      '1Gi',
+      '300Mi',
+      '6Ki',
+      '1001Gi',
+      '1Ti',
+      '5',
+      '500m',
+      '1G',
+      '1m',
+      '80m',
+      '1080m',
+      '300M',
+      '1T',
+      '1E',
+      '1e21',
+      '1234567M',
+      '3k',
+      '1025',
+      '1e9',
+      '1e-3',
+      '80e-3',
+      '300e6',
+      '1n',
+      '80n',
+      '1080n',
+      '1u',
+    ]) {
       expect(canonicalQuantity(s)).toBe(s);
     }
   });
@@ -127,8 +153,24 @@ describe('Quantity.parse + toString (Quantity.String / CanonicalizeBytes)', () =
   });
 
   const invalid = [
-    '', '1.1.M', '1+1.0M', '0.1mi', '0.1am', 'aoeu', '.5i', '1i', '-3.01i', '-3.01e-', // TestQuantityParse invalid
-    '1ki', '1KI', '1Kb', '1e', '--1', '1e1.5', '1 000', '1e99999999999999999999',
+    '',
+    '1.1.M',
+    '1+1.0M',
+    '0.1mi',
+    '0.1am',
+    'aoeu',
+    '.5i',
+    '1i',
+    '-3.01i',
+    '-3.01e-', // TestQuantityParse invalid
+    '1ki',
+    '1KI',
+    '1Kb',
+    '1e',
+    '--1',
+    '1e1.5',
+    '1 000',
+    '1e99999999999999999999',
   ];
   it.each(invalid)('rejects %j', (input) => {
     expect(() => Quantity.parse(input)).toThrow(QuantityParseError);
@@ -140,7 +182,6 @@ describe('Quantity.parse + toString (Quantity.String / CanonicalizeBytes)', () =
     expect(() => Quantity.parseStrict('1 ')).toThrow(QuantityParseError);
     expect(Quantity.parseStrict('1').toString()).toBe('1');
   });
-
 });
 
 describe('exponent and digit handling Go defines (apimachinery suffix.go interpret, quantity.go ParseQuantity)', () => {
@@ -201,9 +242,7 @@ describe('limits of this server (Go has none; MAX_QUANTITY_DIGITS, MAX_QUANTITY_
     expect(Quantity.parse(`${thousandDigits}e${MAX_QUANTITY_EXPONENT}`).toString()).toBe('10e1998');
     const mixed = '12345'.repeat(200);
     expect(Quantity.parse(`${mixed}m`).toString()).toBe(`${mixed}m`);
-    expect(Quantity.parse(`${mixed}e${MAX_QUANTITY_EXPONENT}`).add(Quantity.parse('1')).toString()).toBe(
-      `${mixed}${'0'.repeat(999)}1`,
-    );
+    expect(Quantity.parse(`${mixed}e${MAX_QUANTITY_EXPONENT}`).add(Quantity.parse('1')).toString()).toBe(`${mixed}${'0'.repeat(999)}1`);
     expect(() => Quantity.parse(`1${'0'.repeat(MAX_QUANTITY_DIGITS)}`)).toThrow(QuantityParseError);
     expect(() => Quantity.parse(`1e${MAX_QUANTITY_EXPONENT + 1}`)).toThrow(QuantityParseError);
   });
@@ -244,7 +283,11 @@ describe('constructors (NewQuantity / NewMilliQuantity / NewScaledQuantity)', ()
     expect(Quantity.fromInt(value, format).toString()).toBe(expected);
   });
   it.each([
-    [1, -9, '1n'], [1000, -9, '1u'], [1000, -6, '1m'], [1000, -3, '1'], [0, -9, '0'],
+    [1, -9, '1n'],
+    [1000, -9, '1u'],
+    [1000, -6, '1m'],
+    [1000, -3, '1'],
+    [0, -9, '0'],
   ])('fromScaled(%d, %d) -> %s (TestNewScaledSet)', (value, scale, expected) => {
     expect(Quantity.fromScaled(value, scale).toString()).toBe(expected);
   });
@@ -308,13 +351,12 @@ describe('add / sub (Quantity.Add / Quantity.Sub)', () => {
   });
   it('a + b - b == a exactly, for arbitrary milli values (property)', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }),
-        (x, y) => {
-          const a = Quantity.parse(`${x}m`);
-          const b = Quantity.parse(`${y}n`);
-          expect(a.add(b).sub(b).cmp(a)).toBe(0);
-          expect(a.add(b).cmp(b.add(a))).toBe(0);
-        }),
+      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), (x, y) => {
+        const a = Quantity.parse(`${x}m`);
+        const b = Quantity.parse(`${y}n`);
+        expect(a.add(b).sub(b).cmp(a)).toBe(0);
+        expect(a.add(b).cmp(b.add(a))).toBe(0);
+      }),
     );
   });
 });
@@ -379,7 +421,7 @@ describe('milliValue / value (ScaledValue rounds away from zero)', () => {
   });
 });
 
-describe('scaledValueInt64: Go\'s ScaledValue with its int64 results (amount.go AsScaledInt64, scale_int.go scaledValue)', () => {
+describe("scaledValueInt64: Go's ScaledValue with its int64 results (amount.go AsScaledInt64, scale_int.go scaledValue)", () => {
   it.each([
     // within int64 both paths agree with the exact value
     ['1', -3, 1000n],
@@ -405,7 +447,7 @@ describe('scaledValueInt64: Go\'s ScaledValue with its int64 results (amount.go 
   });
 });
 
-describe('asApproximateFloat64 (float(unscaled) * math.Pow10(scale) over Go\'s stored pair)', () => {
+describe("asApproximateFloat64 (float(unscaled) * math.Pow10(scale) over Go's stored pair)", () => {
   it.each([
     ['0', 0],
     ['1', 1],
@@ -421,7 +463,7 @@ describe('asApproximateFloat64 (float(unscaled) * math.Pow10(scale) over Go\'s s
   ] as const)('%s ~ %d', (input, expected) => {
     expect(Quantity.parse(input).asApproximateFloat64()).toBe(expected);
   });
-  it('reproduces Go\'s rounding of the (unscaled, scale) product', () => {
+  it("reproduces Go's rounding of the (unscaled, scale) product", () => {
     // Go: int64Amount{12345, -4} -> 12345 * (1 / 1e4) = 1.2345000000000002 (not 1.2345)
     expect(Quantity.parse('1.2345').asApproximateFloat64()).toBe(12345 * (1 / 1e4));
   });
@@ -429,8 +471,6 @@ describe('asApproximateFloat64 (float(unscaled) * math.Pow10(scale) over Go\'s s
 
 describe('JSON', () => {
   it('serialises as the canonical string', () => {
-    expect(JSON.stringify({ cpu: Quantity.parse('1000m'), memory: Quantity.parse('1.5Gi') })).toBe(
-      '{"cpu":"1","memory":"1536Mi"}',
-    );
+    expect(JSON.stringify({ cpu: Quantity.parse('1000m'), memory: Quantity.parse('1.5Gi') })).toBe('{"cpu":"1","memory":"1536Mi"}');
   });
 });

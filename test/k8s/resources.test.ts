@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addResourceLists,
-  canonicalResourceList,
-  maxOfResourceLists,
-  maxResourceLists,
-  resourceListsEqual,
-} from '../../src/k8s/resources.ts';
+import { addResourceLists, canonicalResourceList, maxOfResourceLists, maxResourceLists, resourceListsEqual } from '../../src/k8s/resources.ts';
 
 describe('addResourceLists', () => {
   it('sums per resource and keeps names present on one side only', () => {
-    expect(
-      addResourceLists({ cpu: '500m', memory: '512Mi' }, { cpu: '100m', memory: '64Mi', 'nvidia.com/gpu': '1' }),
-    ).toEqual({ cpu: '600m', memory: '576Mi', 'nvidia.com/gpu': '1' });
+    expect(addResourceLists({ cpu: '500m', memory: '512Mi' }, { cpu: '100m', memory: '64Mi', 'nvidia.com/gpu': '1' })).toEqual({
+      cpu: '600m',
+      memory: '576Mi',
+      'nvidia.com/gpu': '1',
+    });
   });
-  it('prints canonical strings and keeps the first operand\'s format', () => {
+  it("prints canonical strings and keeps the first operand's format", () => {
     expect(addResourceLists({ cpu: '500m' }, { cpu: '500m' })).toEqual({ cpu: '1' });
     expect(addResourceLists({ memory: '1Gi' }, { memory: '1G' })).toEqual({ memory: '2073741824' });
     expect(addResourceLists({ memory: '1.5Gi' }, undefined)).toEqual({ memory: '1536Mi' });

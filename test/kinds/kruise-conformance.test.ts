@@ -18,9 +18,9 @@ const readme = (path: string) => readFileSync(new URL(`../../interpreters/apps.k
 
 // The same list `npm run conformance` reads: one place to declare a deliberate difference.
 const differencesOf = (path: string): string[] =>
-  (parse(readFileSync(new URL(`../../interpreters/apps.kruise.io/${path}/conformance-differences.yaml`, import.meta.url), 'utf8')) as Array<{ name: string }>).map(
-    (d) => d.name,
-  );
+  (
+    parse(readFileSync(new URL(`../../interpreters/apps.kruise.io/${path}/conformance-differences.yaml`, import.meta.url), 'utf8')) as Array<{ name: string }>
+  ).map((d) => d.name);
 
 async function casesOf(path: string) {
   const dir = kindTestdata(`apps.kruise.io/${path}`);

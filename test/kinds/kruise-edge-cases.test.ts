@@ -54,7 +54,10 @@ describe.each(modules)('$name: missing and mistyped fields', ({ m, make }) => {
   });
 
   it('InterpretStatus without status reports zeros and empty strings, and ignores a non-numeric generation annotation', () => {
-    const status = m.reflectStatus!(make({}, { metadata: { generation: 3, annotations: { 'resourcetemplate.karmada.io/generation': 'soon' } } })) as Record<string, unknown>;
+    const status = m.reflectStatus!(make({}, { metadata: { generation: 3, annotations: { 'resourcetemplate.karmada.io/generation': 'soon' } } })) as Record<
+      string,
+      unknown
+    >;
     expect(status.generation).toBe(3);
     expect(status).not.toHaveProperty('resourceTemplateGeneration');
     for (const [key, value] of Object.entries(status)) {
@@ -98,21 +101,33 @@ const memberStatus = fc.record(
     currentRevision: fc.constantFrom('', 'web-5c7b'),
     labelSelector: fc.constantFrom('', 'app=web'),
     conditions: fc.array(
-      fc.record({ type: fc.constantFrom('Progressing', 'FailedScale', 'FailedUpdate'), status: fc.constantFrom('True', 'False', 'Unknown'), message: fc.constantFrom('a', 'b') }),
+      fc.record({
+        type: fc.constantFrom('Progressing', 'FailedScale', 'FailedUpdate'),
+        status: fc.constantFrom('True', 'False', 'Unknown'),
+        message: fc.constantFrom('a', 'b'),
+      }),
       { maxLength: 2 },
     ),
-    volumeClaims: fc.array(fc.record({ volumeClaimName: fc.constantFrom('data', 'wal'), compatibleReplicas: fc.nat(5), compatibleReadyReplicas: fc.nat(5) }), { maxLength: 2 }),
+    volumeClaims: fc.array(fc.record({ volumeClaimName: fc.constantFrom('data', 'wal'), compatibleReplicas: fc.nat(5), compatibleReadyReplicas: fc.nat(5) }), {
+      maxLength: 2,
+    }),
   },
   { requiredKeys: [] },
 );
 const items = fc.array(
-  fc.record({ clusterName: fc.constantFrom('member1', 'member2', 'member3'), status: fc.option(memberStatus, { nil: undefined }), applied: fc.boolean() }, { requiredKeys: ['clusterName'] }),
+  fc.record(
+    { clusterName: fc.constantFrom('member1', 'member2', 'member3'), status: fc.option(memberStatus, { nil: undefined }), applied: fc.boolean() },
+    { requiredKeys: ['clusterName'] },
+  ),
   { maxLength: 4 },
 ) as fc.Arbitrary<AggregatedStatusItem[]>;
 
 describe.each(modules)('$name: AggregateStatus', ({ m, make }) => {
   const template = (generation: number, previous?: number) =>
-    make({ replicas: 4, selector: { matchLabels: { app: 'web' } } }, { metadata: { name: 'web', namespace: 'shop', generation }, ...(previous === undefined ? {} : { status: { observedGeneration: previous } }) });
+    make(
+      { replicas: 4, selector: { matchLabels: { app: 'web' } } },
+      { metadata: { name: 'web', namespace: 'shop', generation }, ...(previous === undefined ? {} : { status: { observedGeneration: previous } }) },
+    );
 
   it('treats an absent list and an empty list alike', () => {
     expect(m.aggregateStatus!(template(3, 1), undefined)).toEqual(m.aggregateStatus!(template(3, 1), []));
@@ -147,7 +162,19 @@ describe('preservation rules always yield valid labels', () => {
     const observed = [
       make({ replicas: 1 }),
       make({ replicas: 3 }, { status: { observedGeneration: 2 } }),
-      make({ replicas: 3 }, { status: { replicas: 3, updatedReplicas: 3, currentReplicas: 3, expectedUpdatedReplicas: 3, updateRevision: 'web-6d9f8c7b5a', currentRevision: 'web-5c7b9d6f48' } }),
+      make(
+        { replicas: 3 },
+        {
+          status: {
+            replicas: 3,
+            updatedReplicas: 3,
+            currentReplicas: 3,
+            expectedUpdatedReplicas: 3,
+            updateRevision: 'web-6d9f8c7b5a',
+            currentRevision: 'web-5c7b9d6f48',
+          },
+        },
+      ),
     ];
     expect(m.preservation?.length).toBeGreaterThan(0);
     for (const o of observed) {
@@ -183,7 +210,8 @@ describe('preservation values', () => {
 describe('Advanced StatefulSet reserveOrdinals ownership', () => {
   const RECORD = 'interpreter.karmada.io/managed-fields';
   const reserveArbitrary = fc.option(fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 3 }), { nil: undefined });
-  const withRecord = (obj: KObject, recorded: boolean): KObject => (recorded ? { ...obj, metadata: { ...obj.metadata, annotations: { [RECORD]: 'spec.reserveOrdinals' } } } : obj);
+  const withRecord = (obj: KObject, recorded: boolean): KObject =>
+    recorded ? { ...obj, metadata: { ...obj.metadata, annotations: { [RECORD]: 'spec.reserveOrdinals' } } } : obj;
 
   it('template reserves win; recorded and removed are released; member-only reserves stay', () => {
     fc.assert(
@@ -236,8 +264,20 @@ describe('shared helpers', () => {
 
   it('merges conditions: worst status per type, with every such cluster named', () => {
     const merged = mergeConditions([
-      { clusterName: 'm1', conditions: [{ type: 'Ready', status: 'Unknown', message: 'probing' }, { type: 'FailedScale', status: 'False' }] },
-      { clusterName: 'm2', conditions: [{ type: 'Ready', status: 'True', message: 'ok' }, { type: 'FailedScale', status: 'False' }] },
+      {
+        clusterName: 'm1',
+        conditions: [
+          { type: 'Ready', status: 'Unknown', message: 'probing' },
+          { type: 'FailedScale', status: 'False' },
+        ],
+      },
+      {
+        clusterName: 'm2',
+        conditions: [
+          { type: 'Ready', status: 'True', message: 'ok' },
+          { type: 'FailedScale', status: 'False' },
+        ],
+      },
       { clusterName: 'm3', conditions: 'garbage' },
     ]);
     expect(merged).toEqual([
@@ -278,6 +318,8 @@ describe('request-sized inputs stay linear and never overflow the stack', () => 
     for (let depth = 0; depth < 100_000; depth++) nested = [nested];
     expect(formatLabelSelector({ matchLabels: { app: nested } })).toBe('');
     expect(formatLabelSelector({ matchExpressions: [{ key: 'app', operator: 'In', values: [nested] }] })).toBe('');
-    expect(formatLabelSelector({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }] })).toBe('app=web,tier in (a,b)');
+    expect(formatLabelSelector({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }] })).toBe(
+      'app=web,tier in (a,b)',
+    );
   });
 });

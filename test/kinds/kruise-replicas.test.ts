@@ -40,9 +40,11 @@ describe('splitKeepBack (partition)', () => {
     );
   });
   it('gives the whole workload its own partition back', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 0, max: 100 }), (t, p) => {
-      expect(splitKeepBack(p, t, t)).toBe(Math.min(p, t));
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 0, max: 100 }), (t, p) => {
+        expect(splitKeepBack(p, t, t)).toBe(Math.min(p, t));
+      }),
+    );
   });
   it('passes percentages and invalid values through unchanged', () => {
     for (const v of ['30%', '3', -1, 1.5, undefined, null]) expect(splitKeepBack(v, 10, 4)).toBe(v);

@@ -61,6 +61,14 @@ describe.skipIf(!haveConformance)('Workflow: Karmada conformance cases', () => {
 describe('Workflow: testdata', () => {
   it('has cases for every operation the module implements', async () => {
     const operations = new Set((await casesIn(join(kindDir, 'testdata'))).map((tc) => String(tc.operation).toLowerCase()));
-    expect([...operations].sort()).toEqual(['aggregatestatus', 'interpretdependency', 'interprethealth', 'interpretreplica', 'interpretstatus', 'retain', 'revisereplica']);
+    expect([...operations].sort()).toEqual([
+      'aggregatestatus',
+      'interpretdependency',
+      'interprethealth',
+      'interpretreplica',
+      'interpretstatus',
+      'retain',
+      'revisereplica',
+    ]);
   });
 });

@@ -8,7 +8,8 @@ function workflow(spec: Record<string, unknown>, namespace = 'ci'): Record<strin
   return { apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: 'w', namespace }, spec };
 }
 /** The dependencies besides an artifact repository ConfigMap (tests that look at other references). */
-const besidesDefaultRepository = (refs: DependentObjectReference[]) => refs.filter((ref) => !(ref.kind === 'ConfigMap' && ref.name === 'artifact-repositories'));
+const besidesDefaultRepository = (refs: DependentObjectReference[]) =>
+  refs.filter((ref) => !(ref.kind === 'ConfigMap' && ref.name === 'artifact-repositories'));
 const key = (ref: DependentObjectReference) => [ref.apiVersion, ref.kind, ref.namespace ?? '', ref.name ?? ''];
 const names = (refs: DependentObjectReference[], kind: string) => refs.filter((ref) => ref.kind === kind).map((ref) => ref.name);
 
@@ -17,13 +18,17 @@ describe('Workflow getDependencies', () => {
     const secretNames = fc.constantFrom('a', 'b', 'c', 'd');
     fc.assert(
       fc.property(fc.array(secretNames, { maxLength: 8 }), fc.array(secretNames, { maxLength: 8 }), (envSecrets, artifactSecrets) => {
-        const refs = getDependencies(workflow({
-          templates: [{
-            name: 't',
-            container: { image: 'x', env: envSecrets.map((name, i) => ({ name: `E${i}`, valueFrom: { secretKeyRef: { name, key: 'k' } } })) },
-            outputs: { artifacts: artifactSecrets.map((name, i) => ({ name: `o${i}`, s3: { key: 'k', accessKeySecret: { name, key: 'ak' } } })) },
-          }],
-        }));
+        const refs = getDependencies(
+          workflow({
+            templates: [
+              {
+                name: 't',
+                container: { image: 'x', env: envSecrets.map((name, i) => ({ name: `E${i}`, valueFrom: { secretKeyRef: { name, key: 'k' } } })) },
+                outputs: { artifacts: artifactSecrets.map((name, i) => ({ name: `o${i}`, s3: { key: 'k', accessKeySecret: { name, key: 'ak' } } })) },
+              },
+            ],
+          }),
+        );
         const keys = refs.map((ref) => JSON.stringify(key(ref)));
         expect(new Set(keys).size).toBe(keys.length);
         const sorted = [...refs].sort((a, b) => (JSON.stringify(key(a)) < JSON.stringify(key(b)) ? -1 : 1));
@@ -34,57 +39,96 @@ describe('Workflow getDependencies', () => {
   });
 
   it('excludes only PVCs named like a volumeClaimTemplate, not other kinds with that name', () => {
-    const refs = besidesDefaultRepository(getDependencies(workflow({
-      volumeClaimTemplates: [{ metadata: { name: 'work' } }],
-      volumes: [{ name: 'work', persistentVolumeClaim: { claimName: 'work' } }, { name: 'cfg', configMap: { name: 'work' } }],
-    })));
+    const refs = besidesDefaultRepository(
+      getDependencies(
+        workflow({
+          volumeClaimTemplates: [{ metadata: { name: 'work' } }],
+          volumes: [
+            { name: 'work', persistentVolumeClaim: { claimName: 'work' } },
+            { name: 'cfg', configMap: { name: 'work' } },
+          ],
+        }),
+      ),
+    );
     expect(refs).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ci', name: 'work' }]);
   });
 
   it('follows the deprecated single semaphore and ignores mutexes', () => {
-    const refs = besidesDefaultRepository(getDependencies(workflow({
-      synchronization: { semaphore: { configMapKeyRef: { name: 'legacy-limits', key: 'k' } }, mutexes: [{ name: 'lock' }] },
-      templates: [{ name: 't', synchronization: { mutex: { name: 'other' } }, container: { image: 'x' } }],
-    })));
+    const refs = besidesDefaultRepository(
+      getDependencies(
+        workflow({
+          synchronization: { semaphore: { configMapKeyRef: { name: 'legacy-limits', key: 'k' } }, mutexes: [{ name: 'lock' }] },
+          templates: [{ name: 't', synchronization: { mutex: { name: 'other' } }, container: { image: 'x' } }],
+        }),
+      ),
+    );
     expect(refs).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ci', name: 'legacy-limits' }]);
   });
 
   it('keeps a parameter ConfigMap in the workflow namespace even when the parameter object has a namespace-like field', () => {
-    const refs = besidesDefaultRepository(getDependencies(workflow({
-      arguments: { parameters: [{ name: 'namespace', value: 'other', valueFrom: { configMapKeyRef: { name: 'params', key: 'k' } } }] },
-    })));
+    const refs = besidesDefaultRepository(
+      getDependencies(
+        workflow({
+          arguments: { parameters: [{ name: 'namespace', value: 'other', valueFrom: { configMapKeyRef: { name: 'params', key: 'k' } } }] },
+        }),
+      ),
+    );
     expect(refs).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ci', name: 'params' }]);
   });
 
   it('does not parse strings: podSpecPatch and resource manifests are opaque', () => {
-    const refs = besidesDefaultRepository(getDependencies(workflow({
-      podSpecPatch: '{"containers":[{"name":"main","env":[{"name":"T","valueFrom":{"secretKeyRef":{"name":"hidden","key":"k"}}}]}]}',
-      templates: [{ name: 'apply', resource: { action: 'create', manifest: 'apiVersion: v1\nkind: Pod\nspec:\n  serviceAccountName: hidden-sa\n' } }],
-    })));
+    const refs = besidesDefaultRepository(
+      getDependencies(
+        workflow({
+          podSpecPatch: '{"containers":[{"name":"main","env":[{"name":"T","valueFrom":{"secretKeyRef":{"name":"hidden","key":"k"}}}]}]}',
+          templates: [{ name: 'apply', resource: { action: 'create', manifest: 'apiVersion: v1\nkind: Pod\nspec:\n  serviceAccountName: hidden-sa\n' } }],
+        }),
+      ),
+    );
     expect(refs).toEqual([]);
   });
 
   it('ignores references without a name and the default service account', () => {
-    const refs = besidesDefaultRepository(getDependencies(workflow({
-      serviceAccountName: 'default',
-      workflowTemplateRef: { clusterScope: true },
-      templates: [{
-        name: 't',
-        serviceAccountName: '',
-        steps: [[{ name: 's', templateRef: { name: '', template: 'x' } }]],
-        inputs: { artifacts: [{ name: 'a', git: { repo: 'r', usernameSecret: { key: 'u' } } }] },
-      }],
-    })));
+    const refs = besidesDefaultRepository(
+      getDependencies(
+        workflow({
+          serviceAccountName: 'default',
+          workflowTemplateRef: { clusterScope: true },
+          templates: [
+            {
+              name: 't',
+              serviceAccountName: '',
+              steps: [[{ name: 's', templateRef: { name: '', template: 'x' } }]],
+              inputs: { artifacts: [{ name: 'a', git: { repo: 'r', usernameSecret: { key: 'u' } } }] },
+            },
+          ],
+        }),
+      ),
+    );
     expect(refs).toEqual([]);
   });
 
   it('treats clusterScope false as a namespaced WorkflowTemplate and true as cluster-scoped', () => {
-    const refs = besidesDefaultRepository(getDependencies(workflow({
-      templates: [{ name: 'main', dag: { tasks: [
-        { name: 'a', templateRef: { name: 'shared', template: 'x', clusterScope: false } },
-        { name: 'b', templateRef: { name: 'shared', template: 'y', clusterScope: true } },
-      ] } }],
-    }, 'team-a')));
+    const refs = besidesDefaultRepository(
+      getDependencies(
+        workflow(
+          {
+            templates: [
+              {
+                name: 'main',
+                dag: {
+                  tasks: [
+                    { name: 'a', templateRef: { name: 'shared', template: 'x', clusterScope: false } },
+                    { name: 'b', templateRef: { name: 'shared', template: 'y', clusterScope: true } },
+                  ],
+                },
+              },
+            ],
+          },
+          'team-a',
+        ),
+      ),
+    );
     expect(refs).toEqual([
       { apiVersion: 'argoproj.io/v1alpha1', kind: 'ClusterWorkflowTemplate', name: 'shared' },
       { apiVersion: 'argoproj.io/v1alpha1', kind: 'WorkflowTemplate', namespace: 'team-a', name: 'shared' },
@@ -92,14 +136,18 @@ describe('Workflow getDependencies', () => {
   });
 
   it('walks templateDefaults like a template: its volumes, container env and service account', () => {
-    const refs = besidesDefaultRepository(getDependencies(workflow({
-      templateDefaults: {
-        serviceAccountName: 'defaults-sa',
-        volumes: [{ name: 'certs', secret: { secretName: 'ca-bundle' } }],
-        container: { env: [{ name: 'MODE', valueFrom: { configMapKeyRef: { name: 'modes', key: 'm' } } }] },
-      },
-      templates: [{ name: 'c', container: { image: 'x' } }],
-    })));
+    const refs = besidesDefaultRepository(
+      getDependencies(
+        workflow({
+          templateDefaults: {
+            serviceAccountName: 'defaults-sa',
+            volumes: [{ name: 'certs', secret: { secretName: 'ca-bundle' } }],
+            container: { env: [{ name: 'MODE', valueFrom: { configMapKeyRef: { name: 'modes', key: 'm' } } }] },
+          },
+          templates: [{ name: 'c', container: { image: 'x' } }],
+        }),
+      ),
+    );
     expect(refs).toEqual([
       { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ci', name: 'modes' },
       { apiVersion: 'v1', kind: 'Secret', namespace: 'ci', name: 'ca-bundle' },
@@ -109,7 +157,9 @@ describe('Workflow getDependencies', () => {
 
   it('does not look at status (stored templates may name objects of another cluster)', () => {
     const object = workflow({ entrypoint: 'main' });
-    object.status = { storedTemplates: { x: { serviceAccountName: 'from-status', container: { env: [{ valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] } } } };
+    object.status = {
+      storedTemplates: { x: { serviceAccountName: 'from-status', container: { env: [{ valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] } } },
+    };
     expect(getDependencies(object)).toEqual([]);
   });
 });
@@ -121,61 +171,99 @@ describe('Workflow getDependencies', () => {
 // in the workload's namespace, owned by the dependency, so only same-namespace dependencies work).
 describe('Workflow getDependencies: what Argo reads, where Karmada can propagate it', () => {
   it('names the artifact repository ConfigMap of artifactRepositoryRef: its configMap, else "artifact-repositories"', () => {
-    const repository = (spec: Record<string, unknown>) => getDependencies(workflow(spec)).filter((ref) => ref.kind === 'ConfigMap').map((ref) => ref.name);
+    const repository = (spec: Record<string, unknown>) =>
+      getDependencies(workflow(spec))
+        .filter((ref) => ref.kind === 'ConfigMap')
+        .map((ref) => ref.name);
     expect(repository({})).toEqual([]);
     expect(repository({ artifactRepositoryRef: { key: 'team' } })).toEqual(['artifact-repositories']);
     expect(repository({ artifactRepositoryRef: { configMap: 'team-repos', key: 'team' } })).toEqual(['team-repos']);
   });
 
-  it('keeps a semaphore ConfigMap of the workflow\'s namespace and leaves out one in another namespace', () => {
-    const refs = besidesDefaultRepository(getDependencies(workflow({
-      synchronization: { semaphores: [
-        { configMapKeyRef: { name: 'implicit', key: 'k' } },
-        { namespace: 'ci', configMapKeyRef: { name: 'explicit', key: 'k' } },
-        { namespace: 'platform', configMapKeyRef: { name: 'elsewhere', key: 'k' } },
-        { database: { key: 'db-semaphore' } },
-      ] },
-    })));
+  it("keeps a semaphore ConfigMap of the workflow's namespace and leaves out one in another namespace", () => {
+    const refs = besidesDefaultRepository(
+      getDependencies(
+        workflow({
+          synchronization: {
+            semaphores: [
+              { configMapKeyRef: { name: 'implicit', key: 'k' } },
+              { namespace: 'ci', configMapKeyRef: { name: 'explicit', key: 'k' } },
+              { namespace: 'platform', configMapKeyRef: { name: 'elsewhere', key: 'k' } },
+              { database: { key: 'db-semaphore' } },
+            ],
+          },
+        }),
+      ),
+    );
     expect(refs.map((ref) => `${ref.namespace}/${ref.name}`)).toEqual(['ci/explicit', 'ci/implicit']);
   });
 
   it('follows HDFS krbConfigConfigMap and every other selector of the artifact types, not keys that merely end in "Secret"', () => {
-    const refs = besidesDefaultRepository(getDependencies(workflow({
-      templates: [
-        {
-          name: 'hdfs',
-          container: { image: 'x' },
-          outputs: { artifacts: [{ name: 'o', hdfs: { path: '/o', krbConfigConfigMap: { name: 'krb5', key: 'krb5.conf' }, krbCCacheSecret: { name: 'ccache', key: 'c' } } }] },
-        },
-        { name: 'ext', plugin: { vault: { roleSecret: { name: 'plugin-config', key: 'r' } } } },
-        { name: 'run', container: { image: 'x', args: ['--token-secret'] }, metadata: { labels: { fooSecret: 'bar' } } },
-      ],
-    })));
+    const refs = besidesDefaultRepository(
+      getDependencies(
+        workflow({
+          templates: [
+            {
+              name: 'hdfs',
+              container: { image: 'x' },
+              outputs: {
+                artifacts: [
+                  { name: 'o', hdfs: { path: '/o', krbConfigConfigMap: { name: 'krb5', key: 'krb5.conf' }, krbCCacheSecret: { name: 'ccache', key: 'c' } } },
+                ],
+              },
+            },
+            { name: 'ext', plugin: { vault: { roleSecret: { name: 'plugin-config', key: 'r' } } } },
+            { name: 'run', container: { image: 'x', args: ['--token-secret'] }, metadata: { labels: { fooSecret: 'bar' } } },
+          ],
+        }),
+      ),
+    );
     expect(refs.map((ref) => `${ref.kind}/${ref.name}`)).toEqual(['ConfigMap/krb5', 'Secret/ccache']);
   });
 
   it('skips names that are Argo expressions, substituted only when the workflow runs', () => {
-    const refs = besidesDefaultRepository(getDependencies(workflow({
-      arguments: { parameters: [{ name: 'p', valueFrom: { configMapKeyRef: { name: '{{workflow.labels.team}}-config', key: 'k' } } }] },
-      templates: [{ name: 't', inputs: { artifacts: [{ name: 'a', s3: { key: 'k', accessKeySecret: { name: '{{inputs.parameters.creds}}', key: 'ak' } } }] }, container: { image: 'x' } }],
-    })));
+    const refs = besidesDefaultRepository(
+      getDependencies(
+        workflow({
+          arguments: { parameters: [{ name: 'p', valueFrom: { configMapKeyRef: { name: '{{workflow.labels.team}}-config', key: 'k' } } }] },
+          templates: [
+            {
+              name: 't',
+              inputs: { artifacts: [{ name: 'a', s3: { key: 'k', accessKeySecret: { name: '{{inputs.parameters.creds}}', key: 'ak' } } }] },
+              container: { image: 'x' },
+            },
+          ],
+        }),
+      ),
+    );
     expect(refs).toEqual([]);
   });
 
   it('reads input and argument parameters from ConfigMaps, not output parameters', () => {
-    const refs = besidesDefaultRepository(getDependencies(workflow({
-      templates: [{
-        name: 't',
-        inputs: { parameters: [{ name: 'in', valueFrom: { configMapKeyRef: { name: 'inputs-cm', key: 'k' } } }] },
-        outputs: { parameters: [{ name: 'out', valueFrom: { path: '/tmp/x', configMapKeyRef: { name: 'outputs-cm', key: 'k' } } }] },
-        steps: [[{ name: 's', template: 'u', arguments: { parameters: [{ name: 'a', valueFrom: { configMapKeyRef: { name: 'args-cm', key: 'k' } } }] } }]],
-      }],
-    })));
+    const refs = besidesDefaultRepository(
+      getDependencies(
+        workflow({
+          templates: [
+            {
+              name: 't',
+              inputs: { parameters: [{ name: 'in', valueFrom: { configMapKeyRef: { name: 'inputs-cm', key: 'k' } } }] },
+              outputs: { parameters: [{ name: 'out', valueFrom: { path: '/tmp/x', configMapKeyRef: { name: 'outputs-cm', key: 'k' } } }] },
+              steps: [
+                [{ name: 's', template: 'u', arguments: { parameters: [{ name: 'a', valueFrom: { configMapKeyRef: { name: 'args-cm', key: 'k' } } }] } }],
+              ],
+            },
+          ],
+        }),
+      ),
+    );
     expect(refs.map((ref) => ref.name)).toEqual(['args-cm', 'inputs-cm']);
   });
 
   it('finds a reference at the bottom of thousands of nested inline templates without recursion', () => {
-    let inner: Record<string, unknown> = { container: { image: 'x' }, inputs: { artifacts: [{ name: 'a', git: { repo: 'r', sshPrivateKeySecret: { name: 'deep-key', key: 'k' } } }] } };
+    let inner: Record<string, unknown> = {
+      container: { image: 'x' },
+      inputs: { artifacts: [{ name: 'a', git: { repo: 'r', sshPrivateKeySecret: { name: 'deep-key', key: 'k' } } }] },
+    };
     for (let depth = 0; depth < 20_000; depth++) inner = { dag: { tasks: [{ name: `t${depth}`, inline: inner }] } };
     const refs = besidesDefaultRepository(getDependencies(workflow({ templates: [{ name: 'root', ...inner }] })));
     expect(refs).toEqual([{ apiVersion: 'v1', kind: 'Secret', namespace: 'ci', name: 'deep-key' }]);

@@ -9,7 +9,10 @@ import { retain, reviseReplica } from '../../interpreters/argoproj.io/v1alpha1/W
 const suspendValue = fc.option(fc.boolean(), { nil: undefined });
 const shutdownValue = fc.option(fc.constantFrom('', 'Stop', 'Terminate'), { nil: undefined });
 const deadlineValue = fc.option(fc.constantFrom(0, 60, 3600), { nil: undefined });
-const specArbitrary = fc.record({ suspend: suspendValue, shutdown: shutdownValue, activeDeadlineSeconds: deadlineValue, entrypoint: fc.constant('main') }, { requiredKeys: ['entrypoint'] });
+const specArbitrary = fc.record(
+  { suspend: suspendValue, shutdown: shutdownValue, activeDeadlineSeconds: deadlineValue, entrypoint: fc.constant('main') },
+  { requiredKeys: ['entrypoint'] },
+);
 const statusArbitrary = fc.option(fc.record({ phase: fc.constantFrom('Pending', 'Running', 'Failed'), progress: fc.constant('1/2') }), { nil: undefined });
 
 function workflow(spec: Record<string, unknown>, status?: Record<string, unknown>): Record<string, any> {
@@ -31,7 +34,7 @@ function member(spec: Record<string, unknown>, record: string[], status?: Record
 }
 
 describe('Workflow retain', () => {
-  it('keeps an explicit template value, drops a value the control plane set and removed, else keeps the member\'s', () => {
+  it("keeps an explicit template value, drops a value the control plane set and removed, else keeps the member's", () => {
     fc.assert(
       fc.property(specArbitrary, specArbitrary, recordArbitrary, statusArbitrary, (desiredSpec, observedSpec, record, status) => {
         const result = retain(workflow(structuredClone(desiredSpec)), member(structuredClone(observedSpec), record, status));
@@ -40,7 +43,12 @@ describe('Workflow retain', () => {
           const expected = isSet(desiredSpec[field]) || record.includes(`spec.${field}`) || !keepable ? desiredSpec[field] : observedSpec[field];
           expect(result.spec[field]).toEqual(expected);
         }
-        expect(recordOf(result).sort()).toEqual((['suspend', 'shutdown', 'activeDeadlineSeconds'] as const).filter((f) => isSet(desiredSpec[f])).map((f) => `spec.${f}`).sort());
+        expect(recordOf(result).sort()).toEqual(
+          (['suspend', 'shutdown', 'activeDeadlineSeconds'] as const)
+            .filter((f) => isSet(desiredSpec[f]))
+            .map((f) => `spec.${f}`)
+            .sort(),
+        );
         expect(result.status).toEqual(status);
       }),
     );
@@ -109,7 +117,12 @@ describe('Workflow reviseReplica', () => {
       fc.property(specArbitrary, fc.integer({ min: 0, max: 10 }), (spec, share) => {
         const revised = reviseReplica(workflow(structuredClone(spec)), share);
         expect(revised.spec).toEqual(spec);
-        expect(recordOf(revised).sort()).toEqual((['suspend', 'shutdown', 'activeDeadlineSeconds'] as const).filter((f) => isSet(spec[f])).map((f) => `spec.${f}`).sort());
+        expect(recordOf(revised).sort()).toEqual(
+          (['suspend', 'shutdown', 'activeDeadlineSeconds'] as const)
+            .filter((f) => isSet(spec[f]))
+            .map((f) => `spec.${f}`)
+            .sort(),
+        );
       }),
     );
   });

@@ -39,65 +39,87 @@ describe('Workflow getReplicas', () => {
   });
 
   it('applies templateDefaults.container only to container templates (Argo keeps each template type)', () => {
-    const result = getReplicas(workflow({
-      templateDefaults: { container: cpu('4') },
-      templates: [{ name: 's', script: { image: 'python', source: 'print(1)', ...cpu('100m') } }],
-    }));
+    const result = getReplicas(
+      workflow({
+        templateDefaults: { container: cpu('4') },
+        templates: [{ name: 's', script: { image: 'python', source: 'print(1)', ...cpu('100m') } }],
+      }),
+    );
     expect(result.requirements?.resourceRequest).toEqual({ cpu: '100m' });
   });
 
   it('lets a template override templateDefaults resources key by key', () => {
-    const result = getReplicas(workflow({
-      templateDefaults: { container: { resources: { requests: { cpu: '1', memory: '1Gi' } } } },
-      templates: [{ name: 'c', container: { image: 'busybox', resources: { requests: { memory: '3Gi' } } } }],
-    }));
+    const result = getReplicas(
+      workflow({
+        templateDefaults: { container: { resources: { requests: { cpu: '1', memory: '1Gi' } } } },
+        templates: [{ name: 'c', container: { image: 'busybox', resources: { requests: { memory: '3Gi' } } } }],
+      }),
+    );
     expect(result.requirements?.resourceRequest).toEqual({ cpu: '1', memory: '3Gi' });
   });
 
   it('uses podResources (template over workflow) instead of the container total', () => {
-    const result = getReplicas(workflow({
-      podResources: { requests: { cpu: '3' } },
-      templates: [
-        { name: 'own', podResources: { requests: { cpu: '500m' } }, container: { image: 'a', ...cpu('2') } },
-        { name: 'inherits', container: { image: 'b', ...cpu('1') } },
-      ],
-    }));
+    const result = getReplicas(
+      workflow({
+        podResources: { requests: { cpu: '3' } },
+        templates: [
+          { name: 'own', podResources: { requests: { cpu: '500m' } }, container: { image: 'a', ...cpu('2') } },
+          { name: 'inherits', container: { image: 'b', ...cpu('1') } },
+        ],
+      }),
+    );
     expect(result.requirements?.resourceRequest).toEqual({ cpu: '3' });
   });
 
   it('adds native sidecars (restartable init containers) to the main containers', () => {
-    const result = getReplicas(workflow({
-      templates: [{
-        name: 'main',
-        initContainers: [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always', ...cpu('300m') }],
-        container: { image: 'app', ...cpu('700m') },
-      }],
-    }));
+    const result = getReplicas(
+      workflow({
+        templates: [
+          {
+            name: 'main',
+            initContainers: [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always', ...cpu('300m') }],
+            container: { image: 'app', ...cpu('700m') },
+          },
+        ],
+      }),
+    );
     expect(result.requirements?.resourceRequest).toEqual({ cpu: '1' });
   });
 
   it('counts only the sidecars of resource and data templates and nothing of http, plugin or suspend', () => {
-    const result = getReplicas(workflow({
-      templates: [
-        { name: 'apply', resource: { action: 'create', manifest: 'kind: ConfigMap' }, sidecars: [{ name: 'log', image: 'fluent', ...cpu('150m') }] },
-        { name: 'call', http: { url: 'https://example.com' } },
-        { name: 'ext', plugin: { hello: { text: 'x' } } },
-        { name: 'wait', suspend: {} },
-      ],
-    }));
+    const result = getReplicas(
+      workflow({
+        templates: [
+          { name: 'apply', resource: { action: 'create', manifest: 'kind: ConfigMap' }, sidecars: [{ name: 'log', image: 'fluent', ...cpu('150m') }] },
+          { name: 'call', http: { url: 'https://example.com' } },
+          { name: 'ext', plugin: { hello: { text: 'x' } } },
+          { name: 'wait', suspend: {} },
+        ],
+      }),
+    );
     expect(result.requirements?.resourceRequest).toEqual({ cpu: '150m' });
   });
 
-  it('claims every pod\'s nodeSelector and tolerations when templates disagree, and ignores steps templates\' own pods', () => {
-    const result = getReplicas(workflow({
-      entrypoint: 'flow',
-      nodeSelector: { pool: 'default' },
-      templates: [
-        { name: 'a', nodeSelector: { gpu: 'a100' }, tolerations: [{ key: 'gpu', operator: 'Exists' }], container: { image: 'a' } },
-        { name: 'b', container: { image: 'b' } },
-        { name: 'flow', steps: [[{ name: 'x', template: 'a' }, { name: 'y', template: 'b' }]] },
-      ],
-    }));
+  it("claims every pod's nodeSelector and tolerations when templates disagree, and ignores steps templates' own pods", () => {
+    const result = getReplicas(
+      workflow({
+        entrypoint: 'flow',
+        nodeSelector: { pool: 'default' },
+        templates: [
+          { name: 'a', nodeSelector: { gpu: 'a100' }, tolerations: [{ key: 'gpu', operator: 'Exists' }], container: { image: 'a' } },
+          { name: 'b', container: { image: 'b' } },
+          {
+            name: 'flow',
+            steps: [
+              [
+                { name: 'x', template: 'a' },
+                { name: 'y', template: 'b' },
+              ],
+            ],
+          },
+        ],
+      }),
+    );
     expect(result.requirements?.nodeClaim).toEqual({ nodeSelector: { gpu: 'a100', pool: 'default' }, tolerations: [{ key: 'gpu', operator: 'Exists' }] });
   });
 

@@ -40,7 +40,10 @@ function defined(object: JsonObject): JsonObject {
 const workflowArbitrary = fc
   .record({
     pods: fc.array(constraintsArbitrary, { minLength: 1, maxLength: 4 }),
-    groups: fc.array(fc.record({ constraints: constraintsArbitrary, dag: fc.boolean(), calls: fc.array(fc.nat(20), { maxLength: 4 }) }), { minLength: 1, maxLength: 4 }),
+    groups: fc.array(fc.record({ constraints: constraintsArbitrary, dag: fc.boolean(), calls: fc.array(fc.nat(20), { maxLength: 4 }) }), {
+      minLength: 1,
+      maxLength: 4,
+    }),
     workflowLevel: constraintsArbitrary,
   })
   .map(({ pods, groups, workflowLevel }) => {
@@ -116,10 +119,13 @@ describe('Workflow node claim (addSchedulingConstraints)', () => {
         for (const [key, value] of Object.entries(claim?.nodeSelector ?? {})) {
           expect(pods.some((pod) => pod.nodeSelector[key] === value)).toBe(true);
         }
-        for (const toleration of claim?.tolerations ?? []) expect(pods.some((pod) => pod.tolerations.some((t: JsonObject) => JSON.stringify(t) === JSON.stringify(toleration)))).toBe(true);
+        for (const toleration of claim?.tolerations ?? [])
+          expect(pods.some((pod) => pod.tolerations.some((t: JsonObject) => JSON.stringify(t) === JSON.stringify(toleration)))).toBe(true);
         // Node affinity appears only when some pod has one, or two pods need different values of a label.
         const valuesByLabel = new Map<string, Set<string>>();
-        for (const pod of pods) for (const [key, value] of Object.entries(pod.nodeSelector as Record<string, string>)) valuesByLabel.set(key, (valuesByLabel.get(key) ?? new Set()).add(value));
+        for (const pod of pods)
+          for (const [key, value] of Object.entries(pod.nodeSelector as Record<string, string>))
+            valuesByLabel.set(key, (valuesByLabel.get(key) ?? new Set()).add(value));
         const labelConflict = [...valuesByLabel.values()].some((values) => values.size > 1);
         const anyAffinity = pods.some((pod) => pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
         expect(claim?.hardNodeAffinity !== undefined).toBe(labelConflict || Boolean(anyAffinity));
@@ -128,7 +134,7 @@ describe('Workflow node claim (addSchedulingConstraints)', () => {
     );
   });
 
-  it('is exactly the pod\'s constraints when there is one pod', () => {
+  it("is exactly the pod's constraints when there is one pod", () => {
     fc.assert(
       fc.property(constraintsArbitrary, constraintsArbitrary, (own, workflowLevel) => {
         const spec = defined({ entrypoint: 'p', templates: [defined({ name: 'p', ...own, container: { image: 'x' } })], ...workflowLevel });
@@ -145,14 +151,24 @@ describe('Workflow node claim (addSchedulingConstraints)', () => {
   });
 
   it('ANDs several required node affinities as the cross product of their terms', () => {
-    const result = getReplicas(workflow({
-      entrypoint: 'main',
-      templates: [
-        { name: 'main', steps: [[{ name: 'a', template: 'a' }, { name: 'b', template: 'b' }]] },
-        { name: 'a', affinity: required(term('zone', ['a']), term('zone', ['b'])), container: { image: 'x' } },
-        { name: 'b', affinity: required(term('arch', ['arm64']), term('arch', ['amd64'])), container: { image: 'x' } },
-      ],
-    }));
+    const result = getReplicas(
+      workflow({
+        entrypoint: 'main',
+        templates: [
+          {
+            name: 'main',
+            steps: [
+              [
+                { name: 'a', template: 'a' },
+                { name: 'b', template: 'b' },
+              ],
+            ],
+          },
+          { name: 'a', affinity: required(term('zone', ['a']), term('zone', ['b'])), container: { image: 'x' } },
+          { name: 'b', affinity: required(term('arch', ['arm64']), term('arch', ['amd64'])), container: { image: 'x' } },
+        ],
+      }),
+    );
     expect(result.requirements?.nodeClaim?.hardNodeAffinity?.nodeSelectorTerms).toEqual([
       { matchExpressions: [...term('zone', ['a']).matchExpressions!, ...term('arch', ['arm64']).matchExpressions!] },
       { matchExpressions: [...term('zone', ['a']).matchExpressions!, ...term('arch', ['amd64']).matchExpressions!] },
@@ -161,66 +177,96 @@ describe('Workflow node claim (addSchedulingConstraints)', () => {
     ]);
   });
 
-  it('keeps at most MAX_AFFINITY_TERMS combinations, each still implying every pod\'s affinity', () => {
-    const pods = Array.from({ length: 12 }, (_, i) => ({ name: `p${i}`, affinity: required(term(`k${i}`, ['x']), term(`k${i}`, ['y'])), container: { image: 'x' } }));
+  it("keeps at most MAX_AFFINITY_TERMS combinations, each still implying every pod's affinity", () => {
+    const pods = Array.from({ length: 12 }, (_, i) => ({
+      name: `p${i}`,
+      affinity: required(term(`k${i}`, ['x']), term(`k${i}`, ['y'])),
+      container: { image: 'x' },
+    }));
     const spec = { entrypoint: 'main', templates: [{ name: 'main', steps: [pods.map((p) => ({ name: p.name, template: p.name }))] }, ...pods] };
     const terms = getReplicas(workflow(spec)).requirements!.nodeClaim!.hardNodeAffinity!.nodeSelectorTerms;
     expect(terms).toHaveLength(MAX_AFFINITY_TERMS);
     for (const claimTerm of terms) {
-      for (const pod of pods) expect(pod.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.some((t) => termIncludes(claimTerm, t))).toBe(true);
+      for (const pod of pods)
+        expect(pod.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.some((t) => termIncludes(claimTerm, t))).toBe(true);
     }
   });
 
-  it('applies a steps template\'s constraints to the pods of templates it runs through templateRef', () => {
-    const result = getReplicas(workflow({
-      entrypoint: 'main',
-      nodeSelector: { pool: 'default' },
-      templates: [{ name: 'main', nodeSelector: { pool: 'gpu' }, steps: [[{ name: 'shared', templateRef: { name: 'library', template: 'train' } }]] }],
-    }));
+  it("applies a steps template's constraints to the pods of templates it runs through templateRef", () => {
+    const result = getReplicas(
+      workflow({
+        entrypoint: 'main',
+        nodeSelector: { pool: 'default' },
+        templates: [{ name: 'main', nodeSelector: { pool: 'gpu' }, steps: [[{ name: 'shared', templateRef: { name: 'library', template: 'train' } }]] }],
+      }),
+    );
     expect(result.requirements?.nodeClaim).toEqual({ nodeSelector: { pool: 'gpu' } });
   });
 
-  it('takes a workflowTemplateRef\'s pods to carry the workflow\'s constraints, and a local name it does not define to be the WorkflowTemplate\'s', () => {
-    expect(getReplicas(workflow({ workflowTemplateRef: { name: 'base' }, tolerations: [{ key: 'batch', operator: 'Exists' }] })).requirements?.nodeClaim).toEqual({
+  it("takes a workflowTemplateRef's pods to carry the workflow's constraints, and a local name it does not define to be the WorkflowTemplate's", () => {
+    expect(
+      getReplicas(workflow({ workflowTemplateRef: { name: 'base' }, tolerations: [{ key: 'batch', operator: 'Exists' }] })).requirements?.nodeClaim,
+    ).toEqual({
       tolerations: [{ key: 'batch', operator: 'Exists' }],
     });
-    const local = getReplicas(workflow({
-      workflowTemplateRef: { name: 'base' },
-      entrypoint: 'main',
-      templates: [{ name: 'main', nodeSelector: { zone: 'a' }, dag: { tasks: [{ name: 'x', template: 'defined-in-base' }] } }],
-    }));
+    const local = getReplicas(
+      workflow({
+        workflowTemplateRef: { name: 'base' },
+        entrypoint: 'main',
+        templates: [{ name: 'main', nodeSelector: { zone: 'a' }, dag: { tasks: [{ name: 'x', template: 'defined-in-base' }] } }],
+      }),
+    );
     expect(local.requirements?.nodeClaim).toEqual({ nodeSelector: { zone: 'a' } });
   });
 
   it('makes a selector whose terms have no requirements match nothing when combined', () => {
-    const result = getReplicas(workflow({
-      entrypoint: 'main',
-      templates: [
-        { name: 'main', steps: [[{ name: 'a', template: 'a' }, { name: 'b', template: 'b' }]] },
-        { name: 'a', affinity: required({}), container: { image: 'x' } },
-        { name: 'b', affinity: required(term('zone', ['a'])), container: { image: 'x' } },
-      ],
-    }));
+    const result = getReplicas(
+      workflow({
+        entrypoint: 'main',
+        templates: [
+          {
+            name: 'main',
+            steps: [
+              [
+                { name: 'a', template: 'a' },
+                { name: 'b', template: 'b' },
+              ],
+            ],
+          },
+          { name: 'a', affinity: required({}), container: { image: 'x' } },
+          { name: 'b', affinity: required(term('zone', ['a'])), container: { image: 'x' } },
+        ],
+      }),
+    );
     expect(result.requirements?.nodeClaim?.hardNodeAffinity).toEqual({ nodeSelectorTerms: [] });
   });
 });
 
 describe('Workflow priority class (addSchedulingConstraints)', () => {
-  it('takes the template\'s priorityClassName over podPriorityClassName, and templateDefaults\' as the template\'s', () => {
+  it("takes the template's priorityClassName over podPriorityClassName, and templateDefaults' as the template's", () => {
     const run = (template: JsonObject, extra: JsonObject = {}) =>
-      getReplicas(workflow({ entrypoint: 't', podPriorityClassName: 'low', ...extra, templates: [{ name: 't', container: { image: 'x' }, ...template }] })).requirements?.priorityClassName;
+      getReplicas(workflow({ entrypoint: 't', podPriorityClassName: 'low', ...extra, templates: [{ name: 't', container: { image: 'x' }, ...template }] }))
+        .requirements?.priorityClassName;
     expect(run({ priorityClassName: 'high' })).toBe('high');
     expect(run({})).toBe('low');
     expect(run({}, { templateDefaults: { priorityClassName: 'default-class' } })).toBe('default-class');
     expect(run({ priorityClassName: 'own' }, { templateDefaults: { priorityClassName: 'default-class' } })).toBe('own');
   });
 
-  it('reports podPriorityClassName when some pod runs with it and the pods disagree, else the first pod\'s class', () => {
+  it("reports podPriorityClassName when some pod runs with it and the pods disagree, else the first pod's class", () => {
     const spec = (workflowClass: string | undefined) => ({
       entrypoint: 'main',
       ...(workflowClass ? { podPriorityClassName: workflowClass } : {}),
       templates: [
-        { name: 'main', steps: [[{ name: 'a', template: 'a' }, { name: 'b', template: 'b' }]] },
+        {
+          name: 'main',
+          steps: [
+            [
+              { name: 'a', template: 'a' },
+              { name: 'b', template: 'b' },
+            ],
+          ],
+        },
         { name: 'a', priorityClassName: 'first', container: { image: 'x' } },
         { name: 'b', container: { image: 'x' } },
       ],
@@ -232,14 +278,34 @@ describe('Workflow priority class (addSchedulingConstraints)', () => {
 
 describe('Workflow InterpretReplica on hostile shapes', () => {
   it('follows templates that call each other in a cycle once each', () => {
-    const result = getReplicas(workflow({
-      entrypoint: 'a',
-      templates: [
-        { name: 'a', steps: [[{ name: 'to-b', template: 'b' }, { name: 'work', template: 'work' }]] },
-        { name: 'b', nodeSelector: { ring: 'b' }, dag: { tasks: [{ name: 'to-a', template: 'a' }, { name: 'self', template: 'b' }, { name: 'work', template: 'work' }] } },
-        { name: 'work', container: { image: 'x', resources: { requests: { cpu: '1' } } } },
-      ],
-    }));
+    const result = getReplicas(
+      workflow({
+        entrypoint: 'a',
+        templates: [
+          {
+            name: 'a',
+            steps: [
+              [
+                { name: 'to-b', template: 'b' },
+                { name: 'work', template: 'work' },
+              ],
+            ],
+          },
+          {
+            name: 'b',
+            nodeSelector: { ring: 'b' },
+            dag: {
+              tasks: [
+                { name: 'to-a', template: 'a' },
+                { name: 'self', template: 'b' },
+                { name: 'work', template: 'work' },
+              ],
+            },
+          },
+          { name: 'work', container: { image: 'x', resources: { requests: { cpu: '1' } } } },
+        ],
+      }),
+    );
     // work runs under a (no nodeSelector) and under b (ring=b).
     expect(result).toEqual({ replicas: 1, requirements: { resourceRequest: { cpu: '1' }, nodeClaim: { nodeSelector: { ring: 'b' } } } });
   });
@@ -253,10 +319,15 @@ describe('Workflow InterpretReplica on hostile shapes', () => {
 
   it('counts a template called from many steps once for its resources and once per distinct caller for its constraints', () => {
     const steps = Array.from({ length: 5000 }, (_, i) => ({ name: `s${i}`, template: 'work' }));
-    const result = getReplicas(workflow({
-      entrypoint: 'main',
-      templates: [{ name: 'main', tolerations: [{ key: 'a', operator: 'Exists' }], steps: [steps] }, { name: 'work', container: { image: 'x', resources: { requests: { cpu: '2' } } } }],
-    }));
+    const result = getReplicas(
+      workflow({
+        entrypoint: 'main',
+        templates: [
+          { name: 'main', tolerations: [{ key: 'a', operator: 'Exists' }], steps: [steps] },
+          { name: 'work', container: { image: 'x', resources: { requests: { cpu: '2' } } } },
+        ],
+      }),
+    );
     expect(result.requirements).toEqual({ resourceRequest: { cpu: '2' }, nodeClaim: { tolerations: [{ key: 'a', operator: 'Exists' }] } });
   });
 
@@ -276,7 +347,9 @@ describe('Workflow InterpretReplica on hostile shapes', () => {
 
   it('still applies a small templateDefaults to thousands of templates', () => {
     const templates = Array.from({ length: 5_000 }, (_, i) => ({ name: `t${i}`, nodeSelector: { pool: 'p' }, container: { image: 'x' } }));
-    const result = getReplicas(workflow({ templateDefaults: { nodeSelector: { zone: 'a' }, container: { resources: { requests: { cpu: '100m' } } } }, templates }));
+    const result = getReplicas(
+      workflow({ templateDefaults: { nodeSelector: { zone: 'a' }, container: { resources: { requests: { cpu: '100m' } } } }, templates }),
+    );
     expect(result.requirements).toEqual({ resourceRequest: { cpu: '100m' }, nodeClaim: { nodeSelector: { zone: 'a', pool: 'p' } } });
   });
 });

@@ -10,26 +10,51 @@ import { executeJsonPath } from '../../src/jsonpath/index.ts';
 import { isQualifiedName } from '../../src/k8s/resource-names.ts';
 
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const REFLECTED_KEYS = ['phase', 'startedAt', 'finishedAt', 'estimatedDuration', 'progress', 'message', 'conditions', 'outputs', 'resourcesDuration', 'nodeSummary', 'suspended', 'shutdown'];
+const REFLECTED_KEYS = [
+  'phase',
+  'startedAt',
+  'finishedAt',
+  'estimatedDuration',
+  'progress',
+  'message',
+  'conditions',
+  'outputs',
+  'resourcesDuration',
+  'nodeSummary',
+  'suspended',
+  'shutdown',
+];
 
 const PHASES = ['', 'Pending', 'Running', 'Succeeded', 'Failed', 'Error'];
 const workflowArbitrary = fc.record(
   {
-    spec: fc.record({ suspend: fc.option(fc.boolean(), { nil: undefined }), shutdown: fc.option(fc.constantFrom('', 'Stop', 'Terminate'), { nil: undefined }) }, { requiredKeys: [] }),
+    spec: fc.record(
+      { suspend: fc.option(fc.boolean(), { nil: undefined }), shutdown: fc.option(fc.constantFrom('', 'Stop', 'Terminate'), { nil: undefined }) },
+      { requiredKeys: [] },
+    ),
     status: fc.record(
       {
         phase: fc.constantFrom(...PHASES),
         progress: fc.constantFrom('0/1', '2/4'),
         nodes: fc.dictionary(
           fc.string({ minLength: 1, maxLength: 8 }),
-          fc.record({ phase: fc.constantFrom('Pending', 'Running', 'Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted', 'Weird'), type: fc.constantFrom('Pod', 'Steps', 'DAG', 'Suspend', 'Retry') }, { requiredKeys: ['phase'] }),
+          fc.record(
+            {
+              phase: fc.constantFrom('Pending', 'Running', 'Succeeded', 'Failed', 'Error', 'Skipped', 'Omitted', 'Weird'),
+              type: fc.constantFrom('Pod', 'Steps', 'DAG', 'Suspend', 'Retry'),
+            },
+            { requiredKeys: ['phase'] },
+          ),
         ),
         storedTemplates: fc.dictionary(fc.string(), fc.object()),
         storedWorkflowTemplateSpec: fc.object(),
         compressedNodes: fc.string(),
         persistentVolumeClaims: fc.array(fc.object()),
         taskResultsCompletionStatus: fc.dictionary(fc.string(), fc.boolean()),
-        outputs: fc.record({ parameters: fc.array(fc.record({ name: fc.string(), value: fc.string() })), artifacts: fc.array(fc.object()) }, { requiredKeys: [] }),
+        outputs: fc.record(
+          { parameters: fc.array(fc.record({ name: fc.string(), value: fc.string() })), artifacts: fc.array(fc.object()) },
+          { requiredKeys: [] },
+        ),
       },
       { requiredKeys: [] },
     ),
@@ -67,7 +92,7 @@ describe('Workflow reflectStatus', () => {
     );
   });
 
-  it('reflects suspended exactly as Argo\'s IsWorkflowSuspended: spec.suspend, or an active Suspend node', () => {
+  it("reflects suspended exactly as Argo's IsWorkflowSuspended: spec.suspend, or an active Suspend node", () => {
     // argo-workflows workflow/util/util.go IsWorkflowSuspended; NodeStatus.IsActiveSuspendNode is
     // type Suspend and phase Running (workflow_types.go).
     fc.assert(
@@ -80,7 +105,11 @@ describe('Workflow reflectStatus', () => {
   });
 
   it('reads compressed nodes in every format Argo writes (gzip, zstd, brotli), as its packer does', () => {
-    const nodes = { 'w-1': { type: 'Steps', phase: 'Running' }, 'w-2': { type: 'Suspend', phase: 'Running', displayName: 'approve' }, 'w-3': { type: 'Pod', phase: 'Succeeded' } };
+    const nodes = {
+      'w-1': { type: 'Steps', phase: 'Running' },
+      'w-2': { type: 'Suspend', phase: 'Running', displayName: 'approve' },
+      'w-3': { type: 'Pod', phase: 'Succeeded' },
+    };
     for (const compress of [gzipSync, zstdCompressSync, brotliCompressSync]) {
       const compressedNodes = compress(Buffer.from(JSON.stringify(nodes))).toString('base64');
       expect(reflectStatus({ status: { phase: 'Running', compressedNodes } })).toMatchObject({ suspended: true, nodeSummary: { Running: 2, Succeeded: 1 } });
@@ -92,7 +121,10 @@ describe('Workflow reflectStatus', () => {
     const compressedNodes = gzipSync(Buffer.from(JSON.stringify(huge))).toString('base64');
     expect(compressedNodes.length).toBeLessThan(100_000);
     expect(reflectStatus({ status: { phase: 'Running', compressedNodes } })).toEqual({ phase: 'Running', suspended: false });
-    expect(reflectStatus({ spec: { suspend: true }, status: { phase: 'Running', compressedNodes: 'not base64 gzip' } })).toEqual({ phase: 'Running', suspended: true });
+    expect(reflectStatus({ spec: { suspend: true }, status: { phase: 'Running', compressedNodes: 'not base64 gzip' } })).toEqual({
+      phase: 'Running',
+      suspended: true,
+    });
   });
 
   it('reflects an empty node map as an empty summary', () => {
@@ -130,7 +162,10 @@ describe('Workflow recommended state preservation', () => {
   });
 
   it('records a run waiting at an approval gate (an active Suspend node) as suspended', () => {
-    const reflected = reflectStatus({ spec: {}, status: { phase: 'Running', nodes: { 'w-1': { type: 'Suspend', phase: 'Running', displayName: 'approve' } } } });
+    const reflected = reflectStatus({
+      spec: {},
+      status: { phase: 'Running', nodes: { 'w-1': { type: 'Suspend', phase: 'Running', displayName: 'approve' } } },
+    });
     const labels = Object.fromEntries(preservation.map((rule) => [rule.aliasLabelName, executeJsonPath(rule.jsonPath, reflected)]));
     expect(labels).toEqual({ 'failover.karmada.io/workflow-phase': 'Running', 'failover.karmada.io/workflow-suspended': 'true' });
   });

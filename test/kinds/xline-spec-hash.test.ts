@@ -42,7 +42,9 @@ describe('Go json.Marshal of XlineClusterSpec', () => {
 
   it('emits a nil pointer without omitempty as null (storageClassName) and omits a nil authSecret', () => {
     const spec = { image: 'ghcr.io/xline-kv/xline:v0.6.1', imagePullPolicy: 'IfNotPresent', replicas: 3 };
-    expect(goMarshal(spec, STORAGE)).toBe('{"image":"ghcr.io/xline-kv/xline:v0.6.1","bootstrapArgs":{},"imagePullPolicy":"IfNotPresent","replicas":3,"storageClassName":null}');
+    expect(goMarshal(spec, STORAGE)).toBe(
+      '{"image":"ghcr.io/xline-kv/xline:v0.6.1","bootstrapArgs":{},"imagePullPolicy":"IfNotPresent","replicas":3,"storageClassName":null}',
+    );
     expect(operatorSpecHash(spec, STORAGE)).toBe('dbc4669622a8ba93b8978a8ba0bb5536');
   });
 

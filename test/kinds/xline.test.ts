@@ -115,7 +115,12 @@ describe('InterpretReplica', () => {
 
 describe('Rust operator health is quorum-aware', () => {
   // quorum = n/2 + 1 (a majority of n): 3 → 2, 5 → 3, 7 → 4
-  const cases: Array<[size: number, quorum: number]> = [[3, 2], [5, 3], [7, 4], [4, 3]];
+  const cases: Array<[size: number, quorum: number]> = [
+    [3, 2],
+    [5, 3],
+    [7, 4],
+    [4, 3],
+  ];
   for (const [size, quorum] of cases) {
     it(`size ${size}: healthy from ${quorum} available members, unhealthy at ${quorum - 1}`, () => {
       expect(xline.interpretHealth!(rustCluster(size, { available: quorum }))).toBe(true);
@@ -127,7 +132,10 @@ describe('Rust operator health is quorum-aware', () => {
 
 describe('InterpretStatus', () => {
   it('reports resourceTemplateGeneration only from a numeric annotation', () => {
-    const withAnnotation = (value: string) => ({ ...goCluster(3), metadata: { ...goCluster(3).metadata, annotations: { 'resourcetemplate.karmada.io/generation': value } } });
+    const withAnnotation = (value: string) => ({
+      ...goCluster(3),
+      metadata: { ...goCluster(3).metadata, annotations: { 'resourcetemplate.karmada.io/generation': value } },
+    });
     expect(xline.reflectStatus!(withAnnotation('7'))).toMatchObject({ resourceTemplateGeneration: 7 });
     expect(xline.reflectStatus!(withAnnotation(''))).not.toHaveProperty('resourceTemplateGeneration');
     expect(xline.reflectStatus!(withAnnotation('7x'))).not.toHaveProperty('resourceTemplateGeneration');
@@ -149,8 +157,23 @@ describe('AggregateStatus', () => {
 
 describe('placement survival', () => {
   it('lets one 5-member group spread 2/2/1 lose any cluster but not 3/2', () => {
-    expect(placementVerdict([{ cluster: 'a', members: 2 }, { cluster: 'b', members: 2 }, { cluster: 'c', members: 1 }], 5).survivesClusterLoss).toBe(true);
-    const twoClusters = placementVerdict([{ cluster: 'a', members: 3 }, { cluster: 'b', members: 2 }], 5);
+    expect(
+      placementVerdict(
+        [
+          { cluster: 'a', members: 2 },
+          { cluster: 'b', members: 2 },
+          { cluster: 'c', members: 1 },
+        ],
+        5,
+      ).survivesClusterLoss,
+    ).toBe(true);
+    const twoClusters = placementVerdict(
+      [
+        { cluster: 'a', members: 3 },
+        { cluster: 'b', members: 2 },
+      ],
+      5,
+    );
     expect(twoClusters.survivesClusterLoss).toBe(false);
     expect(twoClusters.message).toContain('a (3)');
     expect(twoClusters.message).not.toContain('b (2)');
@@ -201,7 +224,7 @@ describe('recommended state preservation', () => {
   });
 });
 
-describe('AggregateStatus follows Karmada\'s template-generation rule', () => {
+describe("AggregateStatus follows Karmada's template-generation rule", () => {
   // pkg/resourceinterpreter/default/native/aggregatestatus.go (karmada-io/karmada): a member counts as
   // current only when its resourceTemplateGeneration (0 when absent) has reached the template's generation.
   const reconciled = (resourceTemplateGeneration?: number): KObject => ({
@@ -247,7 +270,15 @@ describe('AggregateStatus on hostile member statuses', () => {
   it('compares refs by name and namespace only, so a deeply nested value is simply not unanimous', () => {
     let nested: unknown = { name: 'x' };
     for (let depth = 0; depth < 100_000; depth++) nested = { name: 'meta-sts', namespace: 'xline', inner: nested };
-    const status = (ref: unknown) => ({ stage: 'complete', stageStatus: 'succeeded', specApplied: true, replicas: 3, resourceTemplateGeneration: 1, statefulSetRef: ref, serviceRef: { name: 'meta-svc', namespace: 'xline' } });
+    const status = (ref: unknown) => ({
+      stage: 'complete',
+      stageStatus: 'succeeded',
+      specApplied: true,
+      replicas: 3,
+      resourceTemplateGeneration: 1,
+      statefulSetRef: ref,
+      serviceRef: { name: 'meta-svc', namespace: 'xline' },
+    });
     const out = goXlineClusterInterpreter.aggregateStatus!(goCluster(3), [
       { clusterName: 'member1', applied: true, status: status(nested) },
       { clusterName: 'member2', applied: true, status: status(nested) },

@@ -56,7 +56,10 @@ describe('compileCheck', () => {
 
   it('reports compile errors from a call with the function name', async () => {
     const rt = new LuaRuntime();
-    const err = await rt.interpretHealth(`function InterpretHealth(obj) return ( end`, workload()).then(() => undefined, (e: unknown) => e);
+    const err = await rt.interpretHealth(`function InterpretHealth(obj) return ( end`, workload()).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(LuaScriptError);
     expect((err as LuaScriptError).functionName).toBe('InterpretHealth');
     expect((err as LuaScriptError).line).toBe(1);

@@ -10,7 +10,10 @@ afterAll(() => rt.close());
 const reflect = (body: string) => rt.reflectStatus(reflectScript(body), workload());
 
 async function reflectError(body: string): Promise<LuaScriptError> {
-  const err = await reflect(body).then(() => undefined, (e: unknown) => e);
+  const err = await reflect(body).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(LuaScriptError);
   return err as LuaScriptError;
 }
@@ -168,7 +171,10 @@ describe('JSON -> Lua', () => {
 
   it('pushes JSON numbers as floats, without 32-bit integer wrap', async () => {
     const obj = workload({ big: 4294967296, small: 2147483647 });
-    const out = await rt.reflectStatus(reflectScript(`return { sum = observedObj.small + 1, big = observedObj.big * 2, text = tostring(observedObj.big) }`), obj);
+    const out = await rt.reflectStatus(
+      reflectScript(`return { sum = observedObj.small + 1, big = observedObj.big * 2, text = tostring(observedObj.big) }`),
+      obj,
+    );
     expect(out).toEqual({ sum: 2147483648, big: 8589934592, text: '4294967296' });
   });
 
@@ -202,7 +208,9 @@ describe('typed results', () => {
   });
 
   it('GetReplicas rejects a non-table requirement', async () => {
-    await expect(rt.getReplicas(`function GetReplicas(o) return 1, "x" end`, workload())).rejects.toThrow(/expect the returned requires type is table but got string/);
+    await expect(rt.getReplicas(`function GetReplicas(o) return 1, "x" end`, workload())).rejects.toThrow(
+      /expect the returned requires type is table but got string/,
+    );
   });
 
   it('matches typed field names case-insensitively and ignores unknown fields', async () => {
@@ -214,7 +222,10 @@ describe('typed results', () => {
   });
 
   it('canonicalises quantities and accepts numbers for them', async () => {
-    const out = await rt.getReplicas(`function GetReplicas(o) return 1, { resourceRequest = { cpu = "1000m", memory = 1073741824, gpu = 0.5 } } end`, workload());
+    const out = await rt.getReplicas(
+      `function GetReplicas(o) return 1, { resourceRequest = { cpu = "1000m", memory = 1073741824, gpu = 0.5 } } end`,
+      workload(),
+    );
     expect(out.requirements).toEqual({ resourceRequest: { cpu: '1', memory: '1073741824', gpu: '500m' } });
   });
 
@@ -231,12 +242,16 @@ describe('typed results', () => {
 
   it('requires a boolean from InterpretHealth (nil is an error)', async () => {
     expect(await rt.interpretHealth(`function InterpretHealth(o) return o.status.readyReplicas == 2 end`, workload())).toBe(true);
-    await expect(rt.interpretHealth(`function InterpretHealth(o) if false then return true end end`, workload())).rejects.toThrow(/result type nil is not bool/);
+    await expect(rt.interpretHealth(`function InterpretHealth(o) if false then return true end end`, workload())).rejects.toThrow(
+      /result type nil is not bool/,
+    );
   });
 
   it("requires 'kind' on returned objects", async () => {
     await expect(rt.retain(`function Retain(d, o) d.kind = nil return d end`, workload(), workload())).rejects.toThrow(/Object 'Kind' is missing/);
-    await expect(rt.aggregateStatus(`function AggregateStatus(o, i) return { status = {} } end`, workload(), undefined)).rejects.toThrow(/Object 'Kind' is missing/);
+    await expect(rt.aggregateStatus(`function AggregateStatus(o, i) return { status = {} } end`, workload(), undefined)).rejects.toThrow(
+      /Object 'Kind' is missing/,
+    );
   });
 
   it('requires table results where Karmada does', async () => {

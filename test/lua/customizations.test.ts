@@ -141,7 +141,10 @@ status: {}
         'apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomizaton\nmetadata: {name: k}\n',
       'mixed.yaml',
     );
-    expect(skipped).toEqual({ document: 1, skipped: 'skipped: not a ResourceInterpreterCustomization, got kustomize.config.k8s.io/v1beta1, Kind=Kustomization' });
+    expect(skipped).toEqual({
+      document: 1,
+      skipped: 'skipped: not a ResourceInterpreterCustomization, got kustomize.config.k8s.io/v1beta1, Kind=Kustomization',
+    });
     expect(version.error).toBe('not a ResourceInterpreterCustomization: apiVersion must be config.karmada.io/v1alpha1, got config.karmada.io/v1');
     expect(kind.error).toBe(
       'not a ResourceInterpreterCustomization, got config.karmada.io/v1alpha1, Kind=ResourceInterpreterCustomizaton (did you mean kind: ResourceInterpreterCustomization?)',

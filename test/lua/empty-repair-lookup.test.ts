@@ -31,16 +31,26 @@ function reference(encoded: unknown, struct: boolean, refs: unknown[]): unknown 
       else collect(item, path);
     };
     if (Array.isArray(value)) value.forEach(visit);
-    else if (isObject(value)) for (const key of Object.keys(value)) { path.push(key); visit(value[key]); path.pop(); }
+    else if (isObject(value))
+      for (const key of Object.keys(value)) {
+        path.push(key);
+        visit(value[key]);
+        path.pop();
+      }
   };
   for (const ref of refs) collect(ref, []);
-  const decide = (path: string[]) => objects.has(JSON.stringify(path)) ? {} : arrays.has(JSON.stringify(path)) ? [] : undefined;
+  const decide = (path: string[]) => (objects.has(JSON.stringify(path)) ? {} : arrays.has(JSON.stringify(path)) ? [] : undefined);
   const repair = (value: unknown, path: string[]): unknown => {
     const fix = (item: unknown) => (Array.isArray(item) && item.length === 0 ? decide(path) : repair(item, path));
     if (Array.isArray(value)) return value.map(fix).filter((item) => item !== undefined);
     if (!isObject(value)) return value;
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) { path.push(key); const item = fix(value[key]); path.pop(); if (item !== undefined) out[key] = item; }
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      const item = fix(value[key]);
+      path.pop();
+      if (item !== undefined) out[key] = item;
+    }
     return out;
   };
   if (Array.isArray(encoded) && encoded.length === 0) return struct ? {} : [];

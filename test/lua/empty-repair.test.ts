@@ -14,12 +14,32 @@ describe('repairEmptyTables', () => {
     const encoded = {
       kind: 'Job',
       metadata: { annotations: [], labels: [] },
-      spec: { template: { spec: { containers: [{ name: 'a', env: [], securityContext: [] }, { name: 'b', env: [], securityContext: [] }], volumes: [] } } },
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              { name: 'a', env: [], securityContext: [] },
+              { name: 'b', env: [], securityContext: [] },
+            ],
+            volumes: [],
+          },
+        },
+      },
     };
     expect(repairEmptyTables(encoded, true, [reference])).toEqual({
       kind: 'Job',
       metadata: { annotations: {} },
-      spec: { template: { spec: { containers: [{ name: 'a', env: [], securityContext: {} }, { name: 'b', env: [], securityContext: {} }], volumes: [] } } },
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              { name: 'a', env: [], securityContext: {} },
+              { name: 'b', env: [], securityContext: {} },
+            ],
+            volumes: [],
+          },
+        },
+      },
     });
   });
 
@@ -43,7 +63,11 @@ describe('typed decoding (Go encoding/json)', () => {
   it('decodes requirements with case-insensitive names, canonical quantities, omitempty output', () => {
     const out = decodeTyped(
       {
-        NodeClaim: { nodeSelector: { zone: 'a' }, Tolerations: [{ key: 'k', operator: 'Exists', tolerationSeconds: 30 }], hardNodeAffinity: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'z', operator: 'In', values: ['a'] }] }] } },
+        NodeClaim: {
+          nodeSelector: { zone: 'a' },
+          Tolerations: [{ key: 'k', operator: 'Exists', tolerationSeconds: 30 }],
+          hardNodeAffinity: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'z', operator: 'In', values: ['a'] }] }] },
+        },
         resourcerequest: { cpu: 0.25, memory: '1073741824' },
         namespace: '',
         extra: true,
@@ -62,7 +86,9 @@ describe('typed decoding (Go encoding/json)', () => {
 
   it('rejects type mismatches with Go-like messages', () => {
     expect(() => decodeTyped({ namespace: 3 }, replicaRequirementsSchema)).toThrow(TypedDecodeError);
-    expect(() => decodeTyped({ namespace: 3 }, replicaRequirementsSchema)).toThrow(/cannot unmarshal number 3 into Go struct field ReplicaRequirements.namespace of type string/);
+    expect(() => decodeTyped({ namespace: 3 }, replicaRequirementsSchema)).toThrow(
+      /cannot unmarshal number 3 into Go struct field ReplicaRequirements.namespace of type string/,
+    );
     expect(() => decodeTyped({ nodeClaim: { tolerations: [{ tolerationSeconds: 1.5 }] } }, replicaRequirementsSchema)).toThrow(/of type int64/);
     expect(() => decodeTyped({ resourceRequest: { cpu: 'lots' } }, replicaRequirementsSchema)).toThrow(/quantities must match the regular expression/);
     expect(() => decodeTyped({ name: 'x' }, componentsSchema)).toThrow(/cannot unmarshal object into Go value of type \[\]v1alpha2.Component/);

@@ -13,12 +13,21 @@ const reflect = (body: string, input: Record<string, unknown> = { apiVersion: 'v
 describe('encoding a result while dropping empty tables', () => {
   it('drops empty Lua tables at any depth and keeps the tables emptied by that', async () => {
     expect(await reflect('return { a = { b = {} }, c = {}, d = { {}, {} }, e = { 1, {}, 2 }, f = { g = { {} } }, s = "", n = 0 }')).toEqual({
-      a: {}, d: [], e: [1, 2], f: { g: [] }, s: '', n: 0,
+      a: {},
+      d: [],
+      e: [1, 2],
+      f: { g: [] },
+      s: '',
+      n: 0,
     });
   });
 
   it('drops empty containers of untouched input objects the same way, nulls first', async () => {
-    const input = { apiVersion: 'v1', kind: 'X', data: { a: { b: {} }, c: [], d: [[], {}], e: [null, 1, {}], f: { g: null }, h: [{ i: [] }], j: { k: [null] } } };
+    const input = {
+      apiVersion: 'v1',
+      kind: 'X',
+      data: { a: { b: {} }, c: [], d: [[], {}], e: [null, 1, {}], f: { g: null }, h: [{ i: [] }], j: { k: [null] } },
+    };
     const expected = { a: {}, d: [], e: [1], h: [{}], j: {} };
     expect(await reflect('return o.data', input)).toEqual(expected);
     // A level touched by the script (materialized) and levels below it that were not.
@@ -36,10 +45,16 @@ describe('encoding a result while dropping empty tables', () => {
 
   it('the kube helpers see pod templates without their empty fields', async () => {
     const input = {
-      apiVersion: 'v1', kind: 'X',
-      spec: { template: { metadata: {}, spec: { nodeSelector: {}, tolerations: [], containers: [{ name: 'c', resources: { requests: { cpu: '1' }, limits: {} } }] } } },
+      apiVersion: 'v1',
+      kind: 'X',
+      spec: {
+        template: { metadata: {}, spec: { nodeSelector: {}, tolerations: [], containers: [{ name: 'c', resources: { requests: { cpu: '1' }, limits: {} } }] } },
+      },
     };
-    const out = await rt.getReplicas('local kube = require("kube")\nfunction GetReplicas(o) return 1, kube.accuratePodRequirements(o.spec.template) end', input);
+    const out = await rt.getReplicas(
+      'local kube = require("kube")\nfunction GetReplicas(o) return 1, kube.accuratePodRequirements(o.spec.template) end',
+      input,
+    );
     expect(out).toEqual({ replicas: 1, requirements: { resourceRequest: { cpu: '1' } } });
   });
 });

@@ -47,8 +47,12 @@ export class FakeRuntime implements CustomizationRuntime {
     return Promise.resolve(structuredClone(value));
   }
 
-  getReplicas(script: string, obj: any, o?: LuaCallOptions) { return this.answer('getReplicas', script, [obj], o); }
-  getComponents(script: string, obj: any, o?: LuaCallOptions) { return this.answer('getComponents', script, [obj], o); }
+  getReplicas(script: string, obj: any, o?: LuaCallOptions) {
+    return this.answer('getReplicas', script, [obj], o);
+  }
+  getComponents(script: string, obj: any, o?: LuaCallOptions) {
+    return this.answer('getComponents', script, [obj], o);
+  }
   reviseReplica(script: string, obj: any, replicas: number, o?: LuaCallOptions) {
     return this.answer('reviseReplica', script, [obj, replicas], o);
   }
@@ -58,9 +62,13 @@ export class FakeRuntime implements CustomizationRuntime {
   aggregateStatus(script: string, obj: any, items: any, o?: LuaCallOptions) {
     return this.answer('aggregateStatus', script, [obj, items], o);
   }
-  reflectStatus(script: string, observed: any, o?: LuaCallOptions) { return this.answer('reflectStatus', script, [observed], o); }
+  reflectStatus(script: string, observed: any, o?: LuaCallOptions) {
+    return this.answer('reflectStatus', script, [observed], o);
+  }
   interpretHealth(script: string, observed: any, o?: LuaCallOptions) {
     return this.answer('interpretHealth', script, [observed], o);
   }
-  getDependencies(script: string, obj: any, o?: LuaCallOptions) { return this.answer('getDependencies', script, [obj], o); }
+  getDependencies(script: string, obj: any, o?: LuaCallOptions) {
+    return this.answer('getDependencies', script, [obj], o);
+  }
 }

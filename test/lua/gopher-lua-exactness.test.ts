@@ -19,7 +19,8 @@ afterAll(() => rt.close());
 
 /** Runs `statements` then `return <expr>` inside pcall and describes the results. */
 async function probe(expr: string, statements = ''): Promise<string> {
-  const out = await rt.reflectStatus(reflectScript(`
+  const out = await rt.reflectStatus(
+    reflectScript(`
     local function describe(ok, ...)
       if not ok then return 'error:' .. tostring((...)) end
       local parts = {}
@@ -29,7 +30,9 @@ async function probe(expr: string, statements = ''): Promise<string> {
       end
       return table.concat(parts, '|')
     end
-    return { out = describe(pcall(function() ${statements} return ${expr} end)) }`), workload());
+    return { out = describe(pcall(function() ${statements} return ${expr} end)) }`),
+    workload(),
+  );
   return out.out as string;
 }
 

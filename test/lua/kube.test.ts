@@ -21,14 +21,24 @@ const podTemplate = {
       { name: 'app', image: 'nginx', resources: { requests: { cpu: '250m', memory: '64Mi' } }, envFrom: [{ configMapRef: { name: 'web-config' } }] },
       { name: 'side', image: 'envoy', resources: { limits: { cpu: '500m', memory: '128Mi' } } },
     ],
-    volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'web-data' } }, { name: 'tls', secret: { secretName: 'web-tls' } }],
+    volumes: [
+      { name: 'data', persistentVolumeClaim: { claimName: 'web-data' } },
+      { name: 'tls', secret: { secretName: 'web-tls' } },
+    ],
   },
 };
 
 describe('kube.resourceAdd', () => {
   it('adds quantity strings exactly and prints them canonically', async () => {
-    expect(await reflect(`return { a = kube.resourceAdd("100m", "1.5", nil), b = kube.resourceAdd("1Gi", "512Mi"), zero = kube.resourceAdd(), c = kube.resourceAdd("0.1", "0.2") }`)).toEqual({
-      a: '1600m', b: '1536Mi', zero: '0', c: '300m',
+    expect(
+      await reflect(
+        `return { a = kube.resourceAdd("100m", "1.5", nil), b = kube.resourceAdd("1Gi", "512Mi"), zero = kube.resourceAdd(), c = kube.resourceAdd("0.1", "0.2") }`,
+      ),
+    ).toEqual({
+      a: '1600m',
+      b: '1536Mi',
+      zero: '0',
+      c: '300m',
     });
   });
 
@@ -40,7 +50,11 @@ describe('kube.resourceAdd', () => {
 
 describe('kube.getResourceQuantity', () => {
   it('returns the approximate float value, 0 for nil', async () => {
-    expect(await reflect(`return { a = kube.getResourceQuantity("1500m"), b = kube.getResourceQuantity("1Ki"), c = kube.getResourceQuantity(nil) }`)).toEqual({ a: 1.5, b: 1024, c: 0 });
+    expect(await reflect(`return { a = kube.getResourceQuantity("1500m"), b = kube.getResourceQuantity("1Ki"), c = kube.getResourceQuantity(nil) }`)).toEqual({
+      a: 1.5,
+      b: 1024,
+      c: 0,
+    });
   });
 
   it('rejects numbers and negative quantities', async () => {
@@ -73,9 +87,12 @@ describe('kube.accuratePodRequirements', () => {
 describe('kube.getPodDependencies', () => {
   it('returns the dependencies karmadaPodDependencies finds', async () => {
     const obj = workload({ spec: { template: podTemplate } });
-    const out = await reflect(`local deps = kube.getPodDependencies(observedObj.spec.template, "web-ns")
+    const out = await reflect(
+      `local deps = kube.getPodDependencies(observedObj.spec.template, "web-ns")
       table.sort(deps, function(a, b) return a.kind .. a.name < b.kind .. b.name end)
-      return { deps = deps }`, obj);
+      return { deps = deps }`,
+      obj,
+    );
     const expected = karmadaPodDependencies(podTemplate, 'web-ns');
     expect(expected.length).toBe(4);
     const key = (d: { kind: string; name?: string }) => `${d.kind}${d.name}`;
@@ -99,8 +116,11 @@ describe('kube helpers on invalid templates', () => {
   it('turn what the pod-template code rejects into a Lua error a script can catch', async () => {
     const bad = { spec: { containers: [{ name: 'a', image: 'a', resources: { requests: { cpu: 'lots' } } }] } };
     const obj = workload({ spec: { template: bad } });
-    const out = await reflect(`local ok, err = pcall(kube.accuratePodRequirements, observedObj.spec.template)
-      return { ok = ok, mentionsTarget = string.find(err, "PodTemplateSpec", 1, true) ~= nil }`, obj);
+    const out = await reflect(
+      `local ok, err = pcall(kube.accuratePodRequirements, observedObj.spec.template)
+      return { ok = ok, mentionsTarget = string.find(err, "PodTemplateSpec", 1, true) ~= nil }`,
+      obj,
+    );
     expect(out).toEqual({ ok: false, mentionsTarget: true });
     expect(await reflect(`return { add = kube.resourceAdd("1", "2") }`)).toEqual({ add: '3' });
   });

@@ -5,7 +5,13 @@ import type { AggregatedStatusItem, KObject } from '../../src/interpreter/types.
 import type { CustomizationField } from '../../src/lua/customizations.ts';
 import { LuaRuntime, type LuaRuntimeOptions } from '../../src/lua/runtime.ts';
 
-export interface Input { label?: string; object: KObject; observed?: KObject; replicas?: number; items?: AggregatedStatusItem[] }
+export interface Input {
+  label?: string;
+  object: KObject;
+  observed?: KObject;
+  replicas?: number;
+  items?: AggregatedStatusItem[];
+}
 
 export type Outcome =
   | { ok: true; value: unknown; json: string; prints: string[] }
@@ -22,14 +28,30 @@ async function outcome(runtime: LuaRuntime, field: CustomizationField, script: s
   try {
     let value: unknown;
     switch (field) {
-      case 'retention': value = await runtime.retain(script, object, observed ?? object, o); break;
-      case 'replicaResource': value = await runtime.getReplicas(script, object, o); break;
-      case 'componentResource': value = await runtime.getComponents(script, object, o); break;
-      case 'replicaRevision': value = await runtime.reviseReplica(script, object, input.replicas ?? 0, o); break;
-      case 'statusReflection': value = await runtime.reflectStatus(script, object, o); break;
-      case 'statusAggregation': value = await runtime.aggregateStatus(script, object, items, o); break;
-      case 'healthInterpretation': value = await runtime.interpretHealth(script, object, o); break;
-      case 'dependencyInterpretation': value = await runtime.getDependencies(script, object, o); break;
+      case 'retention':
+        value = await runtime.retain(script, object, observed ?? object, o);
+        break;
+      case 'replicaResource':
+        value = await runtime.getReplicas(script, object, o);
+        break;
+      case 'componentResource':
+        value = await runtime.getComponents(script, object, o);
+        break;
+      case 'replicaRevision':
+        value = await runtime.reviseReplica(script, object, input.replicas ?? 0, o);
+        break;
+      case 'statusReflection':
+        value = await runtime.reflectStatus(script, object, o);
+        break;
+      case 'statusAggregation':
+        value = await runtime.aggregateStatus(script, object, items, o);
+        break;
+      case 'healthInterpretation':
+        value = await runtime.interpretHealth(script, object, o);
+        break;
+      case 'dependencyInterpretation':
+        value = await runtime.getDependencies(script, object, o);
+        break;
     }
     expect({ object, observed, items }).toEqual({ object: input.object, observed: input.observed, items: input.items });
     return { ok: true, value, json: JSON.stringify(value), prints };

@@ -17,10 +17,12 @@ afterAll(() => pair.close());
 // --- the corpus -------------------------------------------------------------------------------------
 
 function walk(dir: string, keep: (path: string) => boolean): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path, keep) : keep(path) ? [path] : [];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? walk(path, keep) : keep(path) ? [path] : [];
+    });
 }
 
 const scripts: Array<{ label: string; field: CustomizationField; script: string }> = [];
@@ -43,7 +45,13 @@ for (const file of await findTestdataFiles(['interpreters', 'test'])) {
 for (const file of walk('test/fixtures', (p) => p.endsWith('.json'))) {
   const request = JSON.parse(readFileSync(file, 'utf8')).request?.request;
   if (!request?.object) continue;
-  inputs.push({ label: file, object: request.object, observed: request.observedObject, replicas: request.replicas ?? 0, items: request.aggregatedStatus ?? undefined });
+  inputs.push({
+    label: file,
+    object: request.object,
+    observed: request.observedObject,
+    replicas: request.replicas ?? 0,
+    items: request.aggregatedStatus ?? undefined,
+  });
 }
 const large = JSON.parse(largeAggregateCase().body).request;
 inputs.push({ label: 'bench 50-cluster AggregateStatus', object: large.object, replicas: 0, items: large.aggregatedStatus });

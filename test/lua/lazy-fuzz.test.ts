@@ -40,17 +40,28 @@ function statement(): string {
   // Guarded so that most statements run: `t(expr)` is nil unless the whole path exists.
   const guard = (expression: string) => `pcall(function() return ${expression} end)`;
   switch (Math.floor(random() * 11)) {
-    case 0: return `do local ok, v = ${guard(p)}; emit(type(v)); if type(v) ~= "table" then emit(tostring(v)) end end`;
-    case 1: return `do local ok, t = ${guard(parent)}; if type(t) == "table" then ${p} = ${pick(LITERALS)} end end`;
-    case 2: return `do local ok, t = ${guard(parent)}; if type(t) == "table" then ${p} = nil end end`;
-    case 3: return `do local ok, t = ${guard(p)}; if type(t) == "table" then for k, v in pairs(t) do emit(tostring(k) .. "=" .. type(v)) end end end`;
-    case 4: return `do local ok, t = ${guard(p)}; if type(t) == "table" then emit("#" .. #t) end end`;
-    case 5: return `do local ok, t = ${guard(p)}; if type(t) == "table" then for i, v in ipairs(t) do emit(i .. type(v)) end end end`;
-    case 6: return `do local ok, t = ${guard(p)}; if type(t) == "table" then emit(tostring(next(t))) end end`;
-    case 7: return `do local ok, t = ${guard(p)}; if type(t) == "table" then table.insert(t, ${pick(['1', '"z"', '{}'])}) end end`;
-    case 8: return `do local ok, t = ${guard(p)}; if type(t) == "table" then emit(tostring(table.remove(t))) end end`;
-    case 9: return `do local ok, v = ${guard(p)}; local ok2, t = ${guard(path().replace(/\[[^\]]*\]$/, ''))}; if type(t) == "table" then t.copy = v end end`;
-    default: return `do local ok, t = ${guard(p)}; if type(t) == "table" then local n = 0; for _ in pairs(t) do n = n + 1 end; emit("n" .. n .. " maxn" .. table.maxn(t)) end end`;
+    case 0:
+      return `do local ok, v = ${guard(p)}; emit(type(v)); if type(v) ~= "table" then emit(tostring(v)) end end`;
+    case 1:
+      return `do local ok, t = ${guard(parent)}; if type(t) == "table" then ${p} = ${pick(LITERALS)} end end`;
+    case 2:
+      return `do local ok, t = ${guard(parent)}; if type(t) == "table" then ${p} = nil end end`;
+    case 3:
+      return `do local ok, t = ${guard(p)}; if type(t) == "table" then for k, v in pairs(t) do emit(tostring(k) .. "=" .. type(v)) end end end`;
+    case 4:
+      return `do local ok, t = ${guard(p)}; if type(t) == "table" then emit("#" .. #t) end end`;
+    case 5:
+      return `do local ok, t = ${guard(p)}; if type(t) == "table" then for i, v in ipairs(t) do emit(i .. type(v)) end end end`;
+    case 6:
+      return `do local ok, t = ${guard(p)}; if type(t) == "table" then emit(tostring(next(t))) end end`;
+    case 7:
+      return `do local ok, t = ${guard(p)}; if type(t) == "table" then table.insert(t, ${pick(['1', '"z"', '{}'])}) end end`;
+    case 8:
+      return `do local ok, t = ${guard(p)}; if type(t) == "table" then emit(tostring(table.remove(t))) end end`;
+    case 9:
+      return `do local ok, v = ${guard(p)}; local ok2, t = ${guard(path().replace(/\[[^\]]*\]$/, ''))}; if type(t) == "table" then t.copy = v end end`;
+    default:
+      return `do local ok, t = ${guard(p)}; if type(t) == "table" then local n = 0; for _ in pairs(t) do n = n + 1 end; emit("n" .. n .. " maxn" .. table.maxn(t)) end end`;
   }
 }
 

@@ -26,7 +26,8 @@ const obj = (extra: Record<string, unknown> = {}): KObject => ({
 /** A ReflectStatus body; returns what it returns (a JSON object). */
 const reflect = (body: string, input: KObject = obj()) => pair.same('statusReflection', `function ReflectStatus(o)\n${body}\nend`, { object: input });
 /** A ReviseReplica body: `o` is returned to be encoded (with the input as the empty-table reference). */
-const revise = (body: string, input: KObject = obj()) => pair.same('replicaRevision', `function ReviseReplica(o, r)\n${body}\nreturn o\nend`, { object: input, replicas: 1 });
+const revise = (body: string, input: KObject = obj()) =>
+  pair.same('replicaRevision', `function ReviseReplica(o, r)\n${body}\nreturn o\nend`, { object: input, replicas: 1 });
 
 function value(outcome: Outcome): unknown {
   if (!outcome.ok) throw new Error(`expected success, got ${outcome.error.message}`);
@@ -95,7 +96,12 @@ describe('writes', () => {
       o.status = { phase = "Running" }
       o.status.count = (o.status.count or 0) + 1
       o.metadata.name = o.metadata.name .. "-x"`);
-    expect(value(out)).toEqual({ apiVersion: 'v1', kind: 'Thing', metadata: { name: 'a-x', namespace: 'ns', annotations: {} }, status: { phase: 'Running', count: 1 } });
+    expect(value(out)).toEqual({
+      apiVersion: 'v1',
+      kind: 'Thing',
+      metadata: { name: 'a-x', namespace: 'ns', annotations: {} },
+      status: { phase: 'Running', count: 1 },
+    });
   });
 
   it('a subtable stored in a second place is the same table: "recursively nested" as today, read or not', async () => {
@@ -148,31 +154,64 @@ describe('values', () => {
 
   it('keys named like metamethods are plain data', async () => {
     const input = obj({ data: { __index: 'i', __newindex: { x: 1 }, __len: 3, __pairs: 'p' } });
-    expect(value(await reflect('local d = o.data\nlocal n = 0\nfor _ in pairs(d) do n = n + 1 end\nreturn { i = d.__index, len = #d, n = n, x = d.__newindex.x }', input))).toEqual({ i: 'i', len: 0, n: 4, x: 1 });
+    expect(
+      value(
+        await reflect(
+          'local d = o.data\nlocal n = 0\nfor _ in pairs(d) do n = n + 1 end\nreturn { i = d.__index, len = #d, n = n, x = d.__newindex.x }',
+          input,
+        ),
+      ),
+    ).toEqual({ i: 'i', len: 0, n: 4, x: 1 });
     expect(value(await reflect('return o.data', input))).toEqual({ __index: 'i', __len: 3, __newindex: { x: 1 }, __pairs: 'p' });
   });
 
   it('numbers, strings and booleans come back as they went in', async () => {
     // The encoder's TextDecoder drops a leading BOM (of values and keys) and replaces lone surrogates.
     const input = obj({ data: { big: 2 ** 53, neg: -0, frac: 0.1, text: 'é \u2028 "q"', bad: '\ud800x', bom: '\ufeffx', '\ufeffk': 1, t: true, f: false } });
-    expect(value(await reflect('return o.data', input))).toEqual({ bad: '\ufffd\ufffd\ufffdx', big: 2 ** 53, bom: 'x', frac: 0.1, f: false, k: 1, neg: -0, t: true, text: 'é \u2028 "q"' });
-    expect(value(await reflect('local d = o.data\nreturn { big = d.big, neg = d.neg, bad = d.bad, s = tostring(d.big) }', input))).toEqual({ big: 2 ** 53, neg: -0, bad: '\ufffd\ufffd\ufffdx', s: '9007199254740992' });
+    expect(value(await reflect('return o.data', input))).toEqual({
+      bad: '\ufffd\ufffd\ufffdx',
+      big: 2 ** 53,
+      bom: 'x',
+      frac: 0.1,
+      f: false,
+      k: 1,
+      neg: -0,
+      t: true,
+      text: 'é \u2028 "q"',
+    });
+    expect(value(await reflect('local d = o.data\nreturn { big = d.big, neg = d.neg, bad = d.bad, s = tostring(d.big) }', input))).toEqual({
+      big: 2 ** 53,
+      neg: -0,
+      bad: '\ufffd\ufffd\ufffdx',
+      s: '9007199254740992',
+    });
   });
 
   it('keys that differ only in lone surrogates stay distinct keys, as with eager conversion', async () => {
     const input = obj({ data: { '\ud800': 1, a: 2, '\udbff': 3 } });
-    const out = await reflect('local n, keys = 0, {}\nfor k, v in pairs(o.data) do n = n + 1; keys[n] = k .. "=" .. v end\nreturn { n = n, keys = table.concat(keys, ",") }', input);
+    const out = await reflect(
+      'local n, keys = 0, {}\nfor k, v in pairs(o.data) do n = n + 1; keys[n] = k .. "=" .. v end\nreturn { n = n, keys = table.concat(keys, ",") }',
+      input,
+    );
     expect(value(out)).toEqual({ n: 3, keys: '\ufffd\ufffd\ufffd=1,a=2,\ufffd\ufffd\ufffd=3' });
   });
 
   it('the kube module reads lazy tables', async () => {
-    const input = obj({ spec: { replicas: 2, template: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '100m' } } }], nodeSelector: { zone: 'a' } } } } });
-    const out = await pair.same('replicaResource', 'local kube = require("kube")\nfunction GetReplicas(o)\nreturn o.spec.replicas, kube.accuratePodRequirements(o.spec.template)\nend', { object: input });
+    const input = obj({
+      spec: { replicas: 2, template: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '100m' } } }], nodeSelector: { zone: 'a' } } } },
+    });
+    const out = await pair.same(
+      'replicaResource',
+      'local kube = require("kube")\nfunction GetReplicas(o)\nreturn o.spec.replicas, kube.accuratePodRequirements(o.spec.template)\nend',
+      { object: input },
+    );
     expect(value(out)).toEqual({ replicas: 2, requirements: { nodeClaim: { nodeSelector: { zone: 'a' } }, resourceRequest: { cpu: '100m' } } });
   });
 
   it('type, equality, tostring and string.format of lazy tables behave as for plain ones', async () => {
-    const out = await reflect('local s = o.spec\nreturn { t = type(s), same = (s == o.spec), other = (s == o.metadata), str = tostring(s):sub(1, 6), f = string.format("%s", o.metadata):sub(1, 6) }');
+    const out = await reflect(
+      'local s = o.spec\nreturn { t = type(s), same = (s == o.spec), other = (s == o.metadata), str = tostring(s):sub(1, 6), f = string.format("%s", o.metadata):sub(1, 6) }',
+    );
     expect(value(out)).toEqual({ t: 'table', same: true, other: false, str: 'table:', f: 'table:' });
   });
 
@@ -188,10 +227,15 @@ describe('limits', () => {
     let deep: unknown = { leaf: true };
     for (let i = 0; i < 1000; i++) deep = { d: deep };
     const input = obj({ deep });
-    expect(value(await reflect('local t = o.deep\nlocal n = 0\nwhile t.d do t = t.d; n = n + 1 end\nreturn { n = n, leaf = t.leaf }', input))).toEqual({ n: 1000, leaf: true });
+    expect(value(await reflect('local t = o.deep\nlocal n = 0\nwhile t.d do t = t.d; n = n + 1 end\nreturn { n = n, leaf = t.leaf }', input))).toEqual({
+      n: 1000,
+      leaf: true,
+    });
     expect(value(await revise('local _ = o.deep.d.d.d', input))).toMatchObject({ deep });
     // Past Go's 10,000 levels, or the JS stack first (then the same error both ways, as before).
-    expect(error(await reflect('local t = {}\nlocal r = t\nfor i = 1, 10001 do t.d = {}; t = t.d end\nreturn r'))).toMatch(/exceeded max depth|Maximum call stack size exceeded/);
+    expect(error(await reflect('local t = {}\nlocal r = t\nfor i = 1, 10001 do t.d = {}; t = t.d end\nreturn r'))).toMatch(
+      /exceeded max depth|Maximum call stack size exceeded/,
+    );
   });
 
   it('an input too deep for eager conversion (the JS stack) no longer fails a script that does not walk it', async () => {
@@ -202,7 +246,9 @@ describe('limits', () => {
     expect(eagerError).toMatch(/Maximum call stack size exceeded|object too deep|error object/);
     expect(await pair.lazy.interpretHealth('function InterpretHealth(o) return o.kind == "Thing" end', input)).toBe(true);
     // Encoding it back still fails as a script error, not a crash.
-    await expect(pair.lazy.reflectStatus('function ReflectStatus(o) return o end', input)).rejects.toThrow(/exceeded max depth|Maximum call stack size exceeded/);
+    await expect(pair.lazy.reflectStatus('function ReflectStatus(o) return o end', input)).rejects.toThrow(
+      /exceeded max depth|Maximum call stack size exceeded/,
+    );
   });
 
   it('the deadline and the memory guard still stop scripts working on lazy tables', async () => {
@@ -229,23 +275,42 @@ describe('kube helper results are lazy tables too', () => {
       tolerations: [{ key: 'k', operator: 'Exists' }],
       priorityClassName: 'high',
       containers: [{ name: 'c', resources: { requests: { cpu: '250m', memory: '64Mi' } }, envFrom: [{ configMapRef: { name: 'env' } }] }],
-      volumes: [{ name: 'v', secret: { secretName: 's' } }, { name: 'w', configMap: { name: 'conf' } }],
+      volumes: [
+        { name: 'v', secret: { secretName: 's' } },
+        { name: 'w', configMap: { name: 'conf' } },
+      ],
     },
   };
   const input = obj({ spec: { replicas: 2, template } });
 
   it('returned untouched, changed, walked and counted as eager conversion gives them', async () => {
     const requirements = (body: string) =>
-      pair.same('replicaResource', `local kube = require("kube")\nfunction GetReplicas(o)\nlocal r = kube.accuratePodRequirements(o.spec.template)\n${body}\nend`, { object: input });
+      pair.same(
+        'replicaResource',
+        `local kube = require("kube")\nfunction GetReplicas(o)\nlocal r = kube.accuratePodRequirements(o.spec.template)\n${body}\nend`,
+        { object: input },
+      );
     expect(value(await requirements('return 2, r'))).toMatchObject({ replicas: 2, requirements: { nodeClaim: { nodeSelector: { zone: 'a', disk: 'ssd' } } } });
     value(await requirements('r.namespace = "other"\nr.nodeClaim.tolerations[2] = { key = "x" }\nreturn #r.nodeClaim.tolerations, r'));
-    value(await requirements('local keys = {}\nfor k in pairs(r.nodeClaim.nodeSelector) do keys[#keys + 1] = k end\nr.priorityClassName = table.concat(keys, ",")\nreturn 1, r'));
+    value(
+      await requirements(
+        'local keys = {}\nfor k in pairs(r.nodeClaim.nodeSelector) do keys[#keys + 1] = k end\nr.priorityClassName = table.concat(keys, ",")\nreturn 1, r',
+      ),
+    );
 
     const dependencies = (body: string) =>
-      pair.same('dependencyInterpretation', `local kube = require("kube")\nfunction GetDependencies(o)\nlocal d = kube.getPodDependencies(o.spec.template, o.metadata.namespace)\n${body}\nend`, { object: input });
+      pair.same(
+        'dependencyInterpretation',
+        `local kube = require("kube")\nfunction GetDependencies(o)\nlocal d = kube.getPodDependencies(o.spec.template, o.metadata.namespace)\n${body}\nend`,
+        { object: input },
+      );
     expect(value(await dependencies('return d'))).toHaveLength(3);
     value(await dependencies('table.remove(d, 1)\nd[#d + 1] = { apiVersion = "v1", kind = "Secret", namespace = "ns", name = d[1].name }\nreturn d'));
-    value(await dependencies('local names = {}\nfor i, r in ipairs(d) do names[i] = r.kind .. "/" .. r.name end\nreturn { { apiVersion = "v1", kind = "List", name = table.concat(names, " ") } }'));
+    value(
+      await dependencies(
+        'local names = {}\nfor i, r in ipairs(d) do names[i] = r.kind .. "/" .. r.name end\nreturn { { apiVersion = "v1", kind = "List", name = table.concat(names, " ") } }',
+      ),
+    );
     expect(error(await dependencies('return { d[1], d[1] }'))).toMatch(/recursively nested tables/);
   });
 });

@@ -8,7 +8,10 @@ const rt = new LuaRuntime({ timeoutMs: 1000, memoryLimitMb: 64 });
 afterAll(() => rt.close());
 
 async function failure(promise: Promise<unknown>): Promise<LuaScriptError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(LuaScriptError);
   return err as LuaScriptError;
 }
@@ -18,7 +21,9 @@ const healthy = `function InterpretHealth(obj) return obj.status.readyReplicas =
 describe('deadline', () => {
   it('stops an endless loop, says it timed out, and points at the line', async () => {
     const started = performance.now();
-    const err = await failure(rt.interpretHealth(`function InterpretHealth(obj)\n  local i = 0\n  while true do i = i + 1 end\nend`, workload(), { timeoutMs: 150 }));
+    const err = await failure(
+      rt.interpretHealth(`function InterpretHealth(obj)\n  local i = 0\n  while true do i = i + 1 end\nend`, workload(), { timeoutMs: 150 }),
+    );
     const elapsed = performance.now() - started;
     expect(err.timeout).toBe(true);
     expect(err.message).toMatch(/timed out after 150ms/);
@@ -45,7 +50,9 @@ describe('deadline', () => {
   });
 
   it('stops an endless loop inside pcall (the deadline error is not swallowed for good)', async () => {
-    const err = await failure(rt.interpretHealth(`function InterpretHealth(o) while true do pcall(function() while true do end end) end end`, workload(), { timeoutMs: 150 }));
+    const err = await failure(
+      rt.interpretHealth(`function InterpretHealth(o) while true do pcall(function() while true do end end) end end`, workload(), { timeoutMs: 150 }),
+    );
     expect(err.timeout).toBe(true);
   });
 });
@@ -58,18 +65,25 @@ describe('runaway recursion and memory', () => {
   });
 
   it('still allows legitimate recursion a thousand frames deep', async () => {
-    const out = await rt.reflectStatus(`local function depth(n) if n == 0 then return 0 end return 1 + depth(n - 1) end
-      function ReflectStatus(o) return { d = depth(1000) } end`, workload());
+    const out = await rt.reflectStatus(
+      `local function depth(n) if n == 0 then return 0 end return 1 + depth(n - 1) end
+      function ReflectStatus(o) return { d = depth(1000) } end`,
+      workload(),
+    );
     expect(out).toEqual({ d: 1000 });
   });
 
   it('stops a string that doubles forever before it exhausts memory', async () => {
-    const err = await failure(rt.interpretHealth(`function InterpretHealth(o) local s = o.metadata.name .. o.metadata.name while true do s = s .. s end end`, workload()));
+    const err = await failure(
+      rt.interpretHealth(`function InterpretHealth(o) local s = o.metadata.name .. o.metadata.name while true do s = s .. s end end`, workload()),
+    );
     expect(err.luaMessage).toMatch(/memory limit exceeded/);
   });
 
   it('stops a table that grows forever (memory or deadline, whichever comes first)', async () => {
-    const err = await failure(rt.interpretHealth(`function InterpretHealth(o) local t = {} local i = 0 while true do i = i + 1 t[i] = { i, o.metadata.name .. i } end end`, workload()));
+    const err = await failure(
+      rt.interpretHealth(`function InterpretHealth(o) local t = {} local i = 0 while true do i = i + 1 t[i] = { i, o.metadata.name .. i } end end`, workload()),
+    );
     expect(err.luaMessage).toMatch(/memory limit exceeded|timed out/);
   });
 

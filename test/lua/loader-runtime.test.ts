@@ -77,11 +77,15 @@ describe('loadCustomizations on the fengari runtime', () => {
     expect(healthError).toBeInstanceOf(InterpreterError);
     expect(healthError.code).toBe(500);
     // A folded (`luaScript: >`) script: the script line as Karmada reports it, and where the script starts in the file.
-    expect(healthError.message).toMatch(/^customization widget-folded: InterpretHealth: script line 3 \(the script starts at .*widget\.yaml line 20\): attempt to compare .*nil/);
+    expect(healthError.message).toMatch(
+      /^customization widget-folded: InterpretHealth: script line 3 \(the script starts at .*widget\.yaml line 20\): attempt to compare .*nil/,
+    );
 
     const timeoutError = await Promise.resolve(w.reflectStatus!(widget)).catch((e) => e);
     expect(timeoutError).toBeInstanceOf(InterpreterError);
-    expect(timeoutError.message).toMatch(/^customization widget-folded: ReflectStatus: (script line \d+ \(the script starts at .*widget\.yaml line 26\): )?timeout: /);
+    expect(timeoutError.message).toMatch(
+      /^customization widget-folded: ReflectStatus: (script line \d+ \(the script starts at .*widget\.yaml line 26\): )?timeout: /,
+    );
   });
 
   it('rejects a file whose script does not compile, with document, field and line', async () => {
@@ -89,6 +93,8 @@ describe('loadCustomizations on the fengari runtime', () => {
     const { interpreters, errors } = await loadCustomizations([dir], { runtime });
     expect(interpreters).toEqual([]);
     expect(errors).toHaveLength(1);
-    expect(errors[0].message).toMatch(/^document 1 \(widget-folded\): healthInterpretation \(InterpretHealth\): script line 4 \(the script starts at line 20 of the file\): .*near 'end'/);
+    expect(errors[0].message).toMatch(
+      /^document 1 \(widget-folded\): healthInterpretation \(InterpretHealth\): script line 4 \(the script starts at line 20 of the file\): .*near 'end'/,
+    );
   });
 });

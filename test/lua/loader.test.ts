@@ -61,8 +61,7 @@ describe('loadCustomizations: merge', () => {
     expect(result.warnings).toEqual([
       {
         file: join(dir, 'a.yaml'),
-        message:
-          'customization b-second: replicaResource for example.io/v1 Widget is ignored: customization a-first sets it and sorts first',
+        message: 'customization b-second: replicaResource for example.io/v1 Widget is ignored: customization a-first sets it and sorts first',
       },
     ]);
   });
@@ -118,18 +117,39 @@ describe('loadCustomizations: merge', () => {
   });
 
   it('passes arguments through to the runtime and serves only operations with a script', async () => {
-    write('all.yaml', ric('all', {
-      retention: 'ret', replicaResource: 'rr', componentResource: 'comp', replicaRevision: 'rv',
-      statusReflection: 'refl', statusAggregation: 'agg', healthInterpretation: 'health', dependencyInterpretation: 'dep',
-    }));
+    write(
+      'all.yaml',
+      ric('all', {
+        retention: 'ret',
+        replicaResource: 'rr',
+        componentResource: 'comp',
+        replicaRevision: 'rv',
+        statusReflection: 'refl',
+        statusAggregation: 'agg',
+        healthInterpretation: 'health',
+        dependencyInterpretation: 'dep',
+      }),
+    );
     const runtime = new FakeRuntime({
-      ret: widget, rr: { replicas: 3 }, comp: [{ name: 'main', replicas: 3 }], rv: widget,
-      refl: { ready: 1 }, agg: widget, health: false, dep: [],
+      ret: widget,
+      rr: { replicas: 3 },
+      comp: [{ name: 'main', replicas: 3 }],
+      rv: widget,
+      refl: { ready: 1 },
+      agg: widget,
+      health: false,
+      dep: [],
     });
     const [w] = (await loadCustomizations([join(dir, 'all.yaml')], { runtime })).interpreters;
     expect(w.operations).toEqual([
-      'Retain', 'InterpretReplica', 'InterpretComponent', 'ReviseReplica',
-      'InterpretStatus', 'AggregateStatus', 'InterpretHealth', 'InterpretDependency',
+      'Retain',
+      'InterpretReplica',
+      'InterpretComponent',
+      'ReviseReplica',
+      'InterpretStatus',
+      'AggregateStatus',
+      'InterpretHealth',
+      'InterpretDependency',
     ]);
     const observed = { ...widget, status: { ready: 1 } };
     await w.retain!(widget, observed);
@@ -175,7 +195,10 @@ describe('loadCustomizations: errors', () => {
     const result = await loadCustomizations([dir, join(dir, 'nope')], { runtime });
     expect(result.errors).toEqual([
       { file: join(dir, 'nope'), message: 'no such file or directory' },
-      { file: broken, message: 'document 1: invalid YAML: line 1: Flow sequence in block collection must be sufficiently indented and end with a ]: "apiVersion: ["' },
+      {
+        file: broken,
+        message: 'document 1: invalid YAML: line 1: Flow sequence in block collection must be sufficiently indented and end with a ]: "apiVersion: ["',
+      },
     ]);
     // Same rule as `check`: a ConfigMap beside the customizations is not an error, and the file's RIC loads.
     expect(result.warnings).toEqual([{ file: mixed, message: 'document 1 (cm): skipped: not a ResourceInterpreterCustomization, got /v1, Kind=ConfigMap' }]);
@@ -190,7 +213,10 @@ describe('loadCustomizations: errors', () => {
       metadata: { name: 'typo' },
       spec: { target: WIDGET, customizations: { healthInterpretations: { luaScript: 'h' }, replicaResource: { luaScrpt: 'r' } } },
     });
-    const kind = write('kind.yaml', { ...ric('kind-typo', { healthInterpretation: 'h' }, { apiVersion: 'v1', kind: 'Pod' }), kind: 'ResourceInterpreterCustomisation' });
+    const kind = write('kind.yaml', {
+      ...ric('kind-typo', { healthInterpretation: 'h' }, { apiVersion: 'v1', kind: 'Pod' }),
+      kind: 'ResourceInterpreterCustomisation',
+    });
     const result = await loadCustomizations([dir], { runtime: new FakeRuntime({ h: true }) });
     expect(result.errors).toEqual([
       {
@@ -207,7 +233,14 @@ describe('loadCustomizations: errors', () => {
     expect(result.interpreters).toEqual([]);
     // The target could be read: calls for Widget can say the customization failed instead of "not served".
     expect(result.failed).toEqual([
-      { ...WIDGET, operations: [], customization: 'typo', file: typo, document: 1, message: expect.stringContaining('unknown field "spec.customizations.healthInterpretations"') },
+      {
+        ...WIDGET,
+        operations: [],
+        customization: 'typo',
+        file: typo,
+        document: 1,
+        message: expect.stringContaining('unknown field "spec.customizations.healthInterpretations"'),
+      },
     ]);
   });
 
@@ -249,7 +282,7 @@ describe('loadCustomizations: errors', () => {
   it('turns script errors into InterpreterError 500 naming customization, function and line; timeouts say so', async () => {
     write('e.yaml', ric('my-ric', { replicaResource: 'rr', healthInterpretation: 'slow', statusReflection: 'bug' }));
     const runtime = new FakeRuntime({
-      rr: new FakeLuaScriptError('attempt to perform arithmetic on a nil value (field \'replicas\')', 3, 'GetReplicas'),
+      rr: new FakeLuaScriptError("attempt to perform arithmetic on a nil value (field 'replicas')", 3, 'GetReplicas'),
       slow: new FakeLuaScriptError('script exceeded 1000 ms', 2, 'InterpretHealth', true),
       bug: new TypeError('our own bug'),
     });
@@ -274,9 +307,7 @@ describe('loadCustomizations: errors', () => {
     write('p.yaml', ric('printer', { healthInterpretation: 'h' }));
     const runtime = new FakeRuntime({ h: true });
     const printed: unknown[] = [];
-    const [w] = (
-      await loadCustomizations([dir], { runtime, timeoutMs: 250, onPrint: (line, source) => printed.push([line, source]) })
-    ).interpreters;
+    const [w] = (await loadCustomizations([dir], { runtime, timeoutMs: 250, onPrint: (line, source) => printed.push([line, source]) })).interpreters;
     await w.interpretHealth!(widget);
     const options = runtime.calls[0].options!;
     expect(options.timeoutMs).toBe(250);

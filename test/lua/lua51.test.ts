@@ -37,7 +37,11 @@ describe('number to string', () => {
 describe('arithmetic', () => {
   it('never wraps at 32 bits (all numerals are floats)', async () => {
     expect(await reflect(`return { a = 2147483647 + 1, b = 1073741824 * 4, c = tonumber("4294967296") * 2, d = 7 / 2, e = 7 % 0 ~= 7 % 0 }`)).toEqual({
-      a: 2147483648, b: 4294967296, c: 8589934592, d: 3.5, e: true,
+      a: 2147483648,
+      b: 4294967296,
+      c: 8589934592,
+      d: 3.5,
+      e: true,
     });
   });
 
@@ -48,32 +52,59 @@ describe('arithmetic', () => {
 
 describe('5.1 globals', () => {
   it('has unpack, math.pow, math.mod, table.getn, table.maxn, math.huge as max float64', async () => {
-    expect(await reflect(`local a, b = unpack({1, 2}); local t = {1, 2, 3}; t[10] = 1
+    expect(
+      await reflect(`local a, b = unpack({1, 2}); local t = {1, 2, 3}; t[10] = 1
       return { a = a, b = b, pow = math.pow(2, 10), mod = math.mod(7, 3), negmod = math.mod(-7, 3), fmod = math.fmod(-7, 3), getn = table.getn({1, 2, 3}), maxn = table.maxn(t),
-        huge = math.huge == 1.7976931348623157e308, finite = math.huge < 1/0, atan2 = math.atan2(1, 1) * 4 == math.pi, log10 = math.log10(1000), ldexp = math.ldexp(0.5, 4) }`)).toEqual({
-      a: 1, b: 2, pow: 1024, mod: 1, negmod: 2, fmod: -1, getn: 3, maxn: 10, huge: true, finite: true, atan2: true, log10: 3, ldexp: 8,
+        huge = math.huge == 1.7976931348623157e308, finite = math.huge < 1/0, atan2 = math.atan2(1, 1) * 4 == math.pi, log10 = math.log10(1000), ldexp = math.ldexp(0.5, 4) }`),
+    ).toEqual({
+      a: 1,
+      b: 2,
+      pow: 1024,
+      mod: 1,
+      negmod: 2,
+      fmod: -1,
+      getn: 3,
+      maxn: 10,
+      huge: true,
+      finite: true,
+      atan2: true,
+      log10: 3,
+      ldexp: 8,
     });
   });
 
   it('truncates fractional integer arguments of library functions like gopher-lua CheckInt', async () => {
-    expect(await reflect(`local s = "hello"; local t = { "a", "b", "c" }
-      return { sub = string.sub(s, 1, #s / 2), byte = string.byte(s, 1.9), concat = table.concat(t, ",", 1, 2.5), sel = select(2.7, "x", "y", "z"), big = string.sub(s, 2, 1e10) }`)).toEqual({
-      sub: 'he', byte: 104, concat: 'a,b', sel: 'y', big: 'ello',
+    expect(
+      await reflect(`local s = "hello"; local t = { "a", "b", "c" }
+      return { sub = string.sub(s, 1, #s / 2), byte = string.byte(s, 1.9), concat = table.concat(t, ",", 1, 2.5), sel = select(2.7, "x", "y", "z"), big = string.sub(s, 2, 1e10) }`),
+    ).toEqual({
+      sub: 'he',
+      byte: 104,
+      concat: 'a,b',
+      sel: 'y',
+      big: 'ello',
     });
   });
 
   it('table.sort sorts with or without a comparator and never raises "invalid order function"', async () => {
-    expect(await reflect(`local a = { 5, 3, 9, 1, 3 }; table.sort(a)
+    expect(
+      await reflect(`local a = { 5, 3, 9, 1, 3 }; table.sort(a)
       local b = { "b", "c", "a" }; table.sort(b, function(x, y) return x > y end)
       local c = {}; for i = 1, 50 do c[i] = { x = i % 3 } end
       table.sort(c, function(p, q) return p.x <= q.x end)
       local ordered = true; for i = 2, #c do if c[i - 1].x > c[i].x then ordered = false end end
-      return { a = a, b = b, ordered = ordered, n = #c }`)).toEqual({ a: [1, 3, 3, 5, 9], b: ['c', 'b', 'a'], ordered: true, n: 50 });
+      return { a = a, b = b, ordered = ordered, n = #c }`),
+    ).toEqual({ a: [1, 3, 3, 5, 9], b: ['c', 'b', 'a'], ordered: true, n: 50 });
     await expect(reflect(`local t = { 1, "x" }; table.sort(t); return {}`)).rejects.toThrow(/attempt to compare/);
   });
 
   it('math.frexp matches C', async () => {
-    expect(await reflect(`local m, e = math.frexp(8); local m2, e2 = math.frexp(-3); return { m = m, e = e, m2 = m2, e2 = e2 }`)).toEqual({ m: 0.5, e: 4, m2: -0.75, e2: 2 });
+    expect(await reflect(`local m, e = math.frexp(8); local m2, e2 = math.frexp(-3); return { m = m, e = e, m2 = m2, e2 = e2 }`)).toEqual({
+      m: 0.5,
+      e: 4,
+      m2: -0.75,
+      e2: 2,
+    });
   });
 });
 
@@ -120,13 +151,21 @@ describe('source compatibility', () => {
   });
 
   it('leaves comments alone and keeps line numbers', async () => {
-    const err = await rt.reflectStatus(`-- a comment with "\\q" inside
+    const err = await rt
+      .reflectStatus(
+        `-- a comment with "\\q" inside
 --[[ block "\\q"
 ]]
 function ReflectStatus(o)
   local s = "\\q"
   error("boom " .. s)
-end`, workload()).then(() => undefined, (e: unknown) => e as { line: number; luaMessage: string });
+end`,
+        workload(),
+      )
+      .then(
+        () => undefined,
+        (e: unknown) => e as { line: number; luaMessage: string },
+      );
     expect(err).toMatchObject({ line: 6, luaMessage: 'boom q' });
   });
 });

@@ -17,9 +17,7 @@ describe('libraries', () => {
   });
 
   it.each(UNSUPPORTED_BASE_FUNCTIONS)('%s raises "not supported"', async (name) => {
-    await expect(reflect(`${name}(); return {}`)).rejects.toThrow(
-      `call function ${name} is not supported in karmada customized resourceinterpreter.`,
-    );
+    await expect(reflect(`${name}(); return {}`)).rejects.toThrow(`call function ${name} is not supported in karmada customized resourceinterpreter.`);
   });
 
   it('does not open io, debug, coroutine, utf8, json, channel; leaves no 5.3 extras', async () => {
@@ -48,17 +46,58 @@ describe('libraries', () => {
       local m = {}; for k in pairs(math) do table.insert(m, k) end; table.sort(m)
       return { table = keys, math = m }`);
     expect(out.table).toEqual(['concat', 'getn', 'insert', 'maxn', 'remove', 'sort']);
-    expect(out.math).toEqual(['abs', 'acos', 'asin', 'atan', 'atan2', 'ceil', 'cos', 'cosh', 'deg', 'exp', 'floor', 'fmod', 'frexp', 'huge', 'ldexp',
-      'log', 'log10', 'max', 'min', 'mod', 'modf', 'pi', 'pow', 'rad', 'random', 'randomseed', 'sin', 'sinh', 'sqrt', 'tan', 'tanh']);
+    expect(out.math).toEqual([
+      'abs',
+      'acos',
+      'asin',
+      'atan',
+      'atan2',
+      'ceil',
+      'cos',
+      'cosh',
+      'deg',
+      'exp',
+      'floor',
+      'fmod',
+      'frexp',
+      'huge',
+      'ldexp',
+      'log',
+      'log10',
+      'max',
+      'min',
+      'mod',
+      'modf',
+      'pi',
+      'pow',
+      'rad',
+      'random',
+      'randomseed',
+      'sin',
+      'sinh',
+      'sqrt',
+      'tan',
+      'tanh',
+    ]);
   });
 
   it('raises for string.gsub, string.rep and string.dump, keeps the rest and the string metatable', async () => {
     for (const fn of ['gsub', 'rep', 'dump']) {
       await expect(reflect(`string.${fn}("a", "a", "b"); return {}`)).rejects.toThrow(`The Lua function string.${fn} is not supported by Karmada.`);
     }
-    expect(await reflect(`return { u = ("abc"):upper(), f = string.find("a.b", ".", 1, true), m = string.match("v1.2", "v(%d+)"),
-      g = type(string.gfind), s = ("hello"):sub(2, 3), b = string.byte("A"), c = string.char(72, 105), r = string.reverse("ab"), l = #"héllo" }`)).toEqual({
-      u: 'ABC', f: 2, m: '1', g: 'function', s: 'el', b: 65, c: 'Hi', r: 'ba', l: 6,
+    expect(
+      await reflect(`return { u = ("abc"):upper(), f = string.find("a.b", ".", 1, true), m = string.match("v1.2", "v(%d+)"),
+      g = type(string.gfind), s = ("hello"):sub(2, 3), b = string.byte("A"), c = string.char(72, 105), r = string.reverse("ab"), l = #"héllo" }`),
+    ).toEqual({
+      u: 'ABC',
+      f: 2,
+      m: '1',
+      g: 'function',
+      s: 'el',
+      b: 65,
+      c: 'Hi',
+      r: 'ba',
+      l: 6,
     });
   });
 
@@ -70,7 +109,10 @@ describe('libraries', () => {
   });
 
   it('require loads only kube', async () => {
-    expect(await reflect(`local kube = require("kube"); return { t = type(kube.resourceAdd), same = require("kube") == kube }`)).toEqual({ t: 'function', same: true });
+    expect(await reflect(`local kube = require("kube"); return { t = type(kube.resourceAdd), same = require("kube") == kube }`)).toEqual({
+      t: 'function',
+      same: true,
+    });
     await expect(reflect(`require("os"); return {}`)).rejects.toThrow(/module os not found/);
     await expect(reflect(`package.loadlib("x", "y"); return {}`)).rejects.toThrow(/loadlib is not supported/);
   });
@@ -90,18 +132,34 @@ describe('isolation between calls', () => {
   it('restores library tables a script modified', async () => {
     await reflect(`string.upper = function() return "hacked" end; table.insert = nil; math.pi = 3; kube = nil; package.loaded.kube = nil; return {}`);
     await reflect(`local k = require("kube"); k.resourceAdd = nil; return {}`);
-    expect(await reflect(`local k = require("kube"); return { u = ("a"):upper(), t = type(table.insert), pi = math.pi > 3.14, add = k.resourceAdd("1", "2") }`)).toEqual({
-      u: 'A', t: 'function', pi: true, add: '3',
+    expect(
+      await reflect(`local k = require("kube"); return { u = ("a"):upper(), t = type(table.insert), pi = math.pi > 3.14, add = k.resourceAdd("1", "2") }`),
+    ).toEqual({
+      u: 'A',
+      t: 'function',
+      pi: true,
+      add: '3',
     });
   });
 
   it('restores library tables changed through table.insert, table.sort and table.remove, call after call', async () => {
     // table.sort writes with lua_rawseti, which fengari does not mark as a write (state.ts relies on marks).
     for (let i = 0; i < 3; i++) {
-      expect(await reflect(`local n = #package.loaders; table.insert(package.loaders, 1, function() end); table.sort(package.loaders, function(a, b) return tostring(a) < tostring(b) end); return { n = n, after = #package.loaders }`)).toEqual({ n: 1, after: 2 });
-      expect(await reflect(`table.insert(math, "x"); table.insert(math, "a"); table.sort(math); return { first = math[1], n = #math }`)).toEqual({ first: 'a', n: 2 });
+      expect(
+        await reflect(
+          `local n = #package.loaders; table.insert(package.loaders, 1, function() end); table.sort(package.loaders, function(a, b) return tostring(a) < tostring(b) end); return { n = n, after = #package.loaders }`,
+        ),
+      ).toEqual({ n: 1, after: 2 });
+      expect(await reflect(`table.insert(math, "x"); table.insert(math, "a"); table.sort(math); return { first = math[1], n = #math }`)).toEqual({
+        first: 'a',
+        n: 2,
+      });
       expect(await reflect(`local f = table.remove(package.loaders); return { n = #package.loaders, f = type(f) }`)).toEqual({ n: 0, f: 'function' });
-      expect(await reflect(`return { n = #math, loaders = #package.loaders, kube = type(require("kube").resourceAdd) }`)).toEqual({ n: 0, loaders: 1, kube: 'function' });
+      expect(await reflect(`return { n = #math, loaders = #package.loaders, kube = type(require("kube").resourceAdd) }`)).toEqual({
+        n: 0,
+        loaders: 1,
+        kube: 'function',
+      });
     }
   });
 
@@ -117,12 +175,18 @@ describe('isolation between calls', () => {
       for k in pairs(_G) do seen[k] = true end
       return { error = type(error), tostring = type(tostring), string = type(string), math = seen.math, pairs = seen.pairs, G = seen._G }`);
     expect(out).toEqual({ error: 'nil', tostring: 'nil', string: 'nil', math: true, pairs: true, G: true });
-    expect(await reflect(`return { error = type(error), tostring = type(tostring), upper = ("a"):upper() }`)).toEqual({ error: 'function', tostring: 'function', upper: 'A' });
+    expect(await reflect(`return { error = type(error), tostring = type(tostring), upper = ("a"):upper() }`)).toEqual({
+      error: 'function',
+      tostring: 'function',
+      upper: 'A',
+    });
   });
 
   it('sends print output to onPrint, one line per call, tab-separated', async () => {
     const lines: string[] = [];
-    await rt.reflectStatus(reflectScript(`print("replicas", observedObj.spec.replicas, nil, true, 0.5); return {}`), workload(), { onPrint: (l) => lines.push(l) });
+    await rt.reflectStatus(reflectScript(`print("replicas", observedObj.spec.replicas, nil, true, 0.5); return {}`), workload(), {
+      onPrint: (l) => lines.push(l),
+    });
     expect(lines).toEqual(['replicas\t3\tnil\ttrue\t0.5']);
   });
 });

@@ -37,7 +37,12 @@ describe('uniqueDependencies', () => {
 
   it('compares label-selector references by value, apart from name references', () => {
     const selector = ref({ namespace: 'shop', labelSelector: { matchLabels: { app: 'web' } } });
-    const refs = [selector, ref({ namespace: 'shop' }), ref({ namespace: 'shop', labelSelector: { matchLabels: { app: 'web' } } }), ref({ namespace: 'shop', labelSelector: {} })];
+    const refs = [
+      selector,
+      ref({ namespace: 'shop' }),
+      ref({ namespace: 'shop', labelSelector: { matchLabels: { app: 'web' } } }),
+      ref({ namespace: 'shop', labelSelector: {} }),
+    ];
     expect(uniqueDependencies(refs)).toEqual([selector, refs[1], refs[3]]);
   });
 });

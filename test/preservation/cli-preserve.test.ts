@@ -63,7 +63,10 @@ beforeAll(async () => {
   await writeFile(join(dir, 'workflow.yaml'), workflow);
   await writeFile(join(dir, 'policy.yaml'), policy);
   await writeFile(join(dir, 'failing.yaml'), failingRules);
-  await writeFile(join(dir, 'workflow.json'), JSON.stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: 'w' }, status: { progress: '1/2', outputs: {} } }));
+  await writeFile(
+    join(dir, 'workflow.json'),
+    JSON.stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: 'w' }, status: { progress: '1/2', outputs: {} } }),
+  );
 });
 
 afterAll(async () => {

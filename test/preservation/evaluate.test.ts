@@ -36,9 +36,11 @@ describe('kinds.md §7.5 state-preservation rules', () => {
   });
 
   it('Advanced StatefulSet updated replicas print as Go %v of a float64', () => {
-    expect(evaluatePreservation([{ aliasLabelName: 'failover.example.io/updated', jsonPath: '{.updatedReplicas}' }], advancedStatefulSetStatus).labels).toEqual({
-      'failover.example.io/updated': '3',
-    });
+    expect(evaluatePreservation([{ aliasLabelName: 'failover.example.io/updated', jsonPath: '{.updatedReplicas}' }], advancedStatefulSetStatus).labels).toEqual(
+      {
+        'failover.example.io/updated': '3',
+      },
+    );
   });
 
   it('Workflow checkpoint parameter via a filter', () => {
@@ -53,7 +55,7 @@ describe('kinds.md §7.5 state-preservation rules', () => {
     expect(result.warnings).toEqual([{ aliasLabelName: 'failover.example.io/progress', message: invalidValue('2/4') }]);
   });
 
-  it('Workflow phase missing from the reflected status is Karmada\'s execute error', () => {
+  it("Workflow phase missing from the reflected status is Karmada's execute error", () => {
     const result = evaluatePreservation([{ aliasLabelName: 'failover.example.io/phase', jsonPath: '{.phase}' }], { progress: '2/4' });
     expect(result.labels).toEqual({});
     expect(result.errors).toEqual([{ aliasLabelName: 'failover.example.io/phase', message: 'failed to execute jsonpath "{.phase}": phase is not found' }]);
@@ -134,21 +136,28 @@ describe('evaluatePreservation: Karmada semantics', () => {
       cloneSetStatus,
     );
     expect(result.labels).toEqual({ rev: 'web-6d9f' });
-    expect(result.warnings).toEqual([{ aliasLabelName: 'rev', message: 'aliasLabelName is used by more than one rule; Karmada keeps the value of the last one' }]);
+    expect(result.warnings).toEqual([
+      { aliasLabelName: 'rev', message: 'aliasLabelName is used by more than one rule; Karmada keeps the value of the last one' },
+    ]);
   });
 
   it('warns when the alias is not a qualified label name', () => {
     const result = evaluatePreservation([{ aliasLabelName: 'bad name', jsonPath: '{.updateRevision}' }], cloneSetStatus);
     expect(result.labels).toEqual({ 'bad name': 'web-6d9f' });
     expect(result.warnings).toHaveLength(1);
-    expect(result.warnings[0]!.message).toMatch(/^aliasLabelName "bad name" is not a valid label name \(name part must consist of alphanumeric characters.*\); Karmada rejects the policy$/);
+    expect(result.warnings[0]!.message).toMatch(
+      /^aliasLabelName "bad name" is not a valid label name \(name part must consist of alphanumeric characters.*\); Karmada rejects the policy$/,
+    );
   });
 
   it('a path without braces is literal text, with a warning', () => {
     const result = evaluatePreservation([{ aliasLabelName: 'rev', jsonPath: '.updateRevision' }], cloneSetStatus);
     expect(result.labels).toEqual({ rev: '.updateRevision' });
     expect(result.warnings).toEqual([
-      { aliasLabelName: 'rev', message: 'jsonPath ".updateRevision" has no {…} expression, so the value is that literal text; did you mean "{.updateRevision}"?' },
+      {
+        aliasLabelName: 'rev',
+        message: 'jsonPath ".updateRevision" has no {…} expression, so the value is that literal text; did you mean "{.updateRevision}"?',
+      },
       { aliasLabelName: 'rev', message: invalidValue('.updateRevision') },
     ]);
   });
@@ -156,7 +165,9 @@ describe('evaluatePreservation: Karmada semantics', () => {
   it('hints when a rule starts with .status', () => {
     const result = evaluatePreservation([{ aliasLabelName: 'rev', jsonPath: '{.status.updateRevision}' }], cloneSetStatus);
     expect(result.errors).toEqual([{ aliasLabelName: 'rev', message: 'failed to execute jsonpath "{.status.updateRevision}": status is not found' }]);
-    expect(result.warnings).toEqual([{ aliasLabelName: 'rev', message: 'rules are evaluated against the reflected status itself: write {.field}, not {.status.field}' }]);
+    expect(result.warnings).toEqual([
+      { aliasLabelName: 'rev', message: 'rules are evaluated against the reflected status itself: write {.field}, not {.status.field}' },
+    ]);
   });
 
   it('warns when the value depends on Go map iteration order', () => {

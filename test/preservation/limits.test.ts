@@ -73,7 +73,11 @@ describe('MAX_PRESERVATION_RULES', () => {
       apiVersion: 'policy.karmada.io/v1alpha1',
       kind: 'PropagationPolicy',
       metadata: { name: `p${i}` },
-      spec: { failover: { application: { statePreservation: { rules: Array.from({ length: 60 }, (_, j) => ({ aliasLabelName: `example.io/r${j}`, jsonPath: `{.r${i}}` })) } } } },
+      spec: {
+        failover: {
+          application: { statePreservation: { rules: Array.from({ length: 60 }, (_, j) => ({ aliasLabelName: `example.io/r${j}`, jsonPath: `{.r${i}}` })) } },
+        },
+      },
     });
     expect(() => rulesFromPolicy({ kind: 'PropagationPolicyList', items: [policy(1), policy(2)] })).toThrow(/120 rules, more than 100/);
   });

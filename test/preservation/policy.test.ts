@@ -77,12 +77,29 @@ describe('rulesFromPolicy', () => {
   });
 
   it.each([
-    ['a Deployment', { apiVersion: 'apps/v1', kind: 'Deployment' }, 'expected a PropagationPolicy or ClusterPropagationPolicy (policy.karmada.io/v1alpha1), a list of rules, or {"rules": [...]}; got kind Deployment'],
-    ['a string', 'rules', 'expected a PropagationPolicy or ClusterPropagationPolicy (policy.karmada.io/v1alpha1), a list of rules, or {"rules": [...]}; got string'],
-    ['an empty object', {}, 'expected a PropagationPolicy or ClusterPropagationPolicy (policy.karmada.io/v1alpha1), a list of rules, or {"rules": [...]}; got an object without kind or rules'],
+    [
+      'a Deployment',
+      { apiVersion: 'apps/v1', kind: 'Deployment' },
+      'expected a PropagationPolicy or ClusterPropagationPolicy (policy.karmada.io/v1alpha1), a list of rules, or {"rules": [...]}; got kind Deployment',
+    ],
+    [
+      'a string',
+      'rules',
+      'expected a PropagationPolicy or ClusterPropagationPolicy (policy.karmada.io/v1alpha1), a list of rules, or {"rules": [...]}; got string',
+    ],
+    [
+      'an empty object',
+      {},
+      'expected a PropagationPolicy or ClusterPropagationPolicy (policy.karmada.io/v1alpha1), a list of rules, or {"rules": [...]}; got an object without kind or rules',
+    ],
     [
       'a policy without failover rules',
-      { apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy', metadata: { name: 'p' }, spec: { failover: { application: { purgeMode: 'Directly' } } } },
+      {
+        apiVersion: 'policy.karmada.io/v1alpha1',
+        kind: 'PropagationPolicy',
+        metadata: { name: 'p' },
+        spec: { failover: { application: { purgeMode: 'Directly' } } },
+      },
       'PropagationPolicy p has no state preservation rules (spec.failover.application.statePreservation.rules or spec.failover.cluster.statePreservation.rules)',
     ],
     [
@@ -92,7 +109,12 @@ describe('rulesFromPolicy', () => {
     ],
     [
       'a rule without jsonPath',
-      { apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy', metadata: { name: 'p' }, spec: { failover: { application: { statePreservation: { rules: [{ aliasLabelName: 'a' }] } } } } },
+      {
+        apiVersion: 'policy.karmada.io/v1alpha1',
+        kind: 'PropagationPolicy',
+        metadata: { name: 'p' },
+        spec: { failover: { application: { statePreservation: { rules: [{ aliasLabelName: 'a' }] } } } },
+      },
       'PropagationPolicy p: spec.failover.application.statePreservation.rules[0].jsonPath: required, must be a string',
     ],
     ['rules that are not a list', { rules: 'x' }, 'rules: expected a list of rules'],
@@ -139,8 +161,24 @@ describe('rulesFromPolicy: unknown fields', () => {
 
   it('accepts every field the CRD declares in the parts it reads, whatever the rest of spec holds', () => {
     const doc = withFailover(
-      { application: { decisionConditions: { tolerationSeconds: 30 }, gracePeriodSeconds: 60, purgeMode: 'Gracefully', statePreservation: { rules } }, cluster: { purgeMode: 'Directly' } },
-      { placement: { clusterAffinity: { anything: { deeper: 1 } } }, propagateDeps: true, priority: 1, schedulerName: 'x', suspension: {}, conflictResolution: 'Abort', preemption: 'Never', activationPreference: 'Lazy', dependentOverrides: [], preserveResourcesOnDeletion: true, schedulePriority: {}, association: false },
+      {
+        application: { decisionConditions: { tolerationSeconds: 30 }, gracePeriodSeconds: 60, purgeMode: 'Gracefully', statePreservation: { rules } },
+        cluster: { purgeMode: 'Directly' },
+      },
+      {
+        placement: { clusterAffinity: { anything: { deeper: 1 } } },
+        propagateDeps: true,
+        priority: 1,
+        schedulerName: 'x',
+        suspension: {},
+        conflictResolution: 'Abort',
+        preemption: 'Never',
+        activationPreference: 'Lazy',
+        dependentOverrides: [],
+        preserveResourcesOnDeletion: true,
+        schedulePriority: {},
+        association: false,
+      },
     );
     expect(rulesFromPolicy(doc)).toEqual(rules);
   });

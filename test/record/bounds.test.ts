@@ -13,13 +13,7 @@ import type { Exchange } from '../../src/protocol/exchange.ts';
 import { decodePatch, diff, encodePatch } from '../../src/protocol/patch.ts';
 import type { InterpreterContext } from '../../src/protocol/wire.ts';
 import { isRecordingFileName, isReplayedRequest, listExchangeFiles, readExchange, REPLAY_HEADER } from '../../src/record/format.ts';
-import {
-  DEFAULT_RECORD_QUEUE_BYTES,
-  estimateJsonBytes,
-  ExchangeRecorder,
-  listRecordings,
-  type RecorderOptions,
-} from '../../src/record/recorder.ts';
+import { DEFAULT_RECORD_QUEUE_BYTES, estimateJsonBytes, ExchangeRecorder, listRecordings, type RecorderOptions } from '../../src/record/recorder.ts';
 import { MIN_EMBEDDED_SECRET_LENGTH, REDACTED, redactExchange } from '../../src/record/redact.ts';
 import { urlTarget } from '../../src/record/replay.ts';
 import { generateSelfSigned } from '../../src/server/certificates.ts';
@@ -52,7 +46,12 @@ function exchangeFor(uid: string, padding = 0): Exchange {
     object: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'web' }, spec: { blob: 'x'.repeat(padding) } },
     replicas: 0,
   };
-  return { uid, code: 200, request, response: { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', response: { uid, successful: true, healthy: true } } };
+  return {
+    uid,
+    code: 200,
+    request,
+    response: { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', response: { uid, successful: true, healthy: true } },
+  };
 }
 
 describe('record queue bounded in bytes', () => {
@@ -95,7 +94,7 @@ describe('record queue bounded in bytes', () => {
   });
 });
 
-describe('rotation deletes only this server\'s recordings', () => {
+describe("rotation deletes only this server's recordings", () => {
   it('leaves every other file under DIR alone, however many recordings it deletes', async () => {
     const foreign = [
       'tsconfig.json',
@@ -147,19 +146,50 @@ describe('no redacted secret survives anywhere in a recording', () => {
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'CloneSet',
     metadata: { name: 'web', namespace: 'shop', annotations: { 'example.com/api-token': 'tkn-4242' } },
-    spec: { replicas: 2, template: { spec: { containers: [{ name: 'web', env: [{ name: 'DB_PASSWORD', value: 'hunter2-pw' }, { name: 'DEBUG', value: 'on' }] }] } } },
+    spec: {
+      replicas: 2,
+      template: {
+        spec: {
+          containers: [
+            {
+              name: 'web',
+              env: [
+                { name: 'DB_PASSWORD', value: 'hunter2-pw' },
+                { name: 'DEBUG', value: 'on' },
+              ],
+            },
+          ],
+        },
+      },
+    },
   });
   const envelope = (operation: string, extra: object = {}): InterpreterContext => ({
     apiVersion: 'config.karmada.io/v1alpha1',
     kind: 'ResourceInterpreterContext',
-    request: { uid: 'u1', kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet' }, name: 'web', namespace: 'shop', operation, object: object() as never, replicas: 0, ...extra },
+    request: {
+      uid: 'u1',
+      kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet' },
+      name: 'web',
+      namespace: 'shop',
+      operation,
+      object: object() as never,
+      replicas: 0,
+      ...extra,
+    },
   });
-  const answer = (response: object): InterpreterContext => ({ apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', response: { uid: 'u1', successful: true, ...response } });
+  const answer = (response: object): InterpreterContext => ({
+    apiVersion: 'config.karmada.io/v1alpha1',
+    kind: 'ResourceInterpreterContext',
+    response: { uid: 'u1', successful: true, ...response },
+  });
 
   it('a patch that copies an env value into another field (a Retain script) is rebuilt without it and marked', () => {
     const original = object();
     const patched = { ...object(), spec: { ...object().spec, leaked: 'hunter2-pw', tokenCopy: ['tkn-4242'] } };
-    const recorded = redactExchange({ request: envelope('Retain', { observedObject: object() }), response: answer({ patchType: 'JSONPatch', patch: encodePatch(diff(original, patched)) }) });
+    const recorded = redactExchange({
+      request: envelope('Retain', { observedObject: object() }),
+      response: answer({ patchType: 'JSONPatch', patch: encodePatch(diff(original, patched)) }),
+    });
     const text = JSON.stringify(recorded);
     expect(text).not.toContain('hunter2-pw');
     expect(text).not.toContain('tkn-4242');
@@ -172,7 +202,10 @@ describe('no redacted secret survives anywhere in a recording', () => {
   it('a Secret the patch writes (an AggregateStatus copying data into status) is rebuilt without its values', () => {
     const withSecret = { ...object(), kind: 'CloneSet', status: {} };
     const patched = { ...withSecret, status: { secretCopy: { kind: 'Secret', data: { password: 'c2VjcmV0LXBhc3M=' } } } };
-    const recorded = redactExchange({ request: envelope('AggregateStatus'), response: answer({ patchType: 'JSONPatch', patch: encodePatch(diff(object(), patched)) }) });
+    const recorded = redactExchange({
+      request: envelope('AggregateStatus'),
+      response: answer({ patchType: 'JSONPatch', patch: encodePatch(diff(object(), patched)) }),
+    });
     expect(Buffer.from(recorded.response!.response!.patch!, 'base64').toString()).not.toContain('c2VjcmV0LXBhc3M=');
   });
 
@@ -185,10 +218,14 @@ describe('no redacted secret survives anywhere in a recording', () => {
     expect(recorded.redacted).toEqual(expect.arrayContaining(['/response/response/rawStatus/password', '/response/response/rawStatus/nested/0']));
   });
 
-  it('a refused answer\'s message has the values cut out; values shorter than MIN_EMBEDDED_SECRET_LENGTH only as whole strings', () => {
+  it("a refused answer's message has the values cut out; values shorter than MIN_EMBEDDED_SECRET_LENGTH only as whole strings", () => {
     const recorded = redactExchange({
       request: envelope('InterpretHealth'),
-      response: { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', response: { uid: 'u1', successful: false, status: { code: 500, message: 'lua: bad value hunter2-pw (debug on)' } } },
+      response: {
+        apiVersion: 'config.karmada.io/v1alpha1',
+        kind: 'ResourceInterpreterContext',
+        response: { uid: 'u1', successful: false, status: { code: 500, message: 'lua: bad value hunter2-pw (debug on)' } },
+      },
     });
     expect(recorded.response!.response!.status!.message).toBe(`lua: bad value ${REDACTED} (debug on)`);
     expect('on'.length).toBeLessThan(MIN_EMBEDDED_SECRET_LENGTH);
@@ -227,7 +264,13 @@ describe('replayed requests', () => {
       req.resume();
       req.on('end', () => {
         res.setHeader('Content-Type', 'application/json');
-        res.end(JSON.stringify({ apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', response: { uid: 'u', successful: true, healthy: true } }));
+        res.end(
+          JSON.stringify({
+            apiVersion: 'config.karmada.io/v1alpha1',
+            kind: 'ResourceInterpreterContext',
+            response: { uid: 'u', successful: true, healthy: true },
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

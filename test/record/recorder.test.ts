@@ -58,8 +58,21 @@ const post = (app: Awaited<ReturnType<typeof appWith>>, body: unknown) =>
 
 /** A minimal exchange as the app hands it over, for tests of the queue itself. */
 function exchangeFor(uid: string, operation = 'InterpretHealth'): Exchange {
-  const request = { uid, kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet' }, name: 'web', namespace: 'shop', operation, object: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'web' } }, replicas: 0 };
-  return { uid, code: 200, request, response: { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', response: { uid, successful: true, healthy: true } } };
+  const request = {
+    uid,
+    kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet' },
+    name: 'web',
+    namespace: 'shop',
+    operation,
+    object: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'web' } },
+    replicas: 0,
+  };
+  return {
+    uid,
+    code: 200,
+    request,
+    response: { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', response: { uid, successful: true, healthy: true } },
+  };
 }
 
 describe('ExchangeRecorder through the app', () => {
@@ -87,7 +100,13 @@ describe('ExchangeRecorder through the app', () => {
 
   it('names files so that a sorted listing runs by kind, then operation, then time', async () => {
     const { rec } = recorder();
-    for (const [uid, op] of [['c', 'Retain'], ['a', 'InterpretHealth'], ['b', 'Retain'], ['d', 'InterpretHealth']] as const) rec.record(exchangeFor(uid, op), 1);
+    for (const [uid, op] of [
+      ['c', 'Retain'],
+      ['a', 'InterpretHealth'],
+      ['b', 'Retain'],
+      ['d', 'InterpretHealth'],
+    ] as const)
+      rec.record(exchangeFor(uid, op), 1);
     await rec.flush();
     const uids = await Promise.all((await listExchangeFiles([dir])).map(async (f) => (await readExchange(f)).request.request!.uid));
     expect(uids).toEqual(['a', 'd', 'c', 'b']);
@@ -136,7 +155,7 @@ describe('max-files rotation', () => {
   it('deletes the oldest recordings, including ones found in the folder at start', async () => {
     const old = join(dir, 'apps.kruise.io_v1alpha1_CloneSet', 'Retain');
     await mkdir(old, { recursive: true });
-    await writeFile(join(old, '20250101T000000.000Z-old.json'), JSON.stringify({ request: (await fixtureRequest()), response: null }));
+    await writeFile(join(old, '20250101T000000.000Z-old.json'), JSON.stringify({ request: await fixtureRequest(), response: null }));
     const { rec } = recorder({ maxFiles: 3 });
     for (let i = 1; i <= 4; i++) rec.record(exchangeFor(`u${i}`), 1);
     await rec.flush();

@@ -100,7 +100,14 @@ describe('redactValue', () => {
   });
 
   it('replaces every value of data and stringData in Secret-shaped objects, wherever they are, keeping the keys', () => {
-    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, type: 'Opaque', data: { password: 'aHVudGVyMg==' }, stringData: { user: 'web' } };
+    const secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      type: 'Opaque',
+      data: { password: 'aHVudGVyMg==' },
+      stringData: { user: 'web' },
+    };
     const list = { apiVersion: 'v1', kind: 'List', items: [secret, { apiVersion: 'v1', kind: 'ConfigMap', data: { password: 'not-a-secret-object' } }] };
     const out = redactValue(list);
     expect(out.items[0]).toEqual({ ...secret, data: { password: REDACTED }, stringData: { user: REDACTED } });
@@ -119,7 +126,16 @@ describe('redactExchange', () => {
   const envelope = (operation: string, object: object, extra: object = {}): InterpreterContext => ({
     apiVersion: 'config.karmada.io/v1alpha1',
     kind: 'ResourceInterpreterContext',
-    request: { uid: 'u1', kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet' }, name: 'web', namespace: 'shop', operation, object: object as never, replicas: 0, ...extra },
+    request: {
+      uid: 'u1',
+      kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet' },
+      name: 'web',
+      namespace: 'shop',
+      operation,
+      object: object as never,
+      replicas: 0,
+      ...extra,
+    },
   });
 
   it('redacts the request, observedObject and aggregated statuses, and lists every pointer', () => {
@@ -137,10 +153,17 @@ describe('redactExchange', () => {
   it('re-encodes a patch against the redacted object so it carries no secret and applies to the recorded request', () => {
     // A Retain that copies the member's env value into the template: the patch carries the value.
     const object = cloneSet();
-    const ops = [{ op: 'replace' as const, path: '/spec/template/spec/containers/0/env/0/value', value: 'member-secret' }, { op: 'replace' as const, path: '/spec/replicas', value: 5 }];
+    const ops = [
+      { op: 'replace' as const, path: '/spec/template/spec/containers/0/env/0/value', value: 'member-secret' },
+      { op: 'replace' as const, path: '/spec/replicas', value: 5 },
+    ];
     const recorded = redactExchange({
       request: envelope('Retain', object, { observedObject: cloneSet() }),
-      response: { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', response: { uid: 'u1', successful: true, patchType: 'JSONPatch', patch: encodePatch(ops) } },
+      response: {
+        apiVersion: 'config.karmada.io/v1alpha1',
+        kind: 'ResourceInterpreterContext',
+        response: { uid: 'u1', successful: true, patchType: 'JSONPatch', patch: encodePatch(ops) },
+      },
     });
     const patch = recorded.response!.response!.patch!;
     expect(Buffer.from(patch, 'base64').toString()).not.toContain('member-secret');
@@ -153,7 +176,11 @@ describe('redactExchange', () => {
     const ops = [{ op: 'replace' as const, path: '/spec/template/spec/containers/0/env/0/value', value: 'other' }];
     const recorded = redactExchange({
       request: envelope('Retain', cloneSet(), { observedObject: cloneSet() }),
-      response: { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', response: { uid: 'u1', successful: true, patchType: 'JSONPatch', patch: encodePatch(ops) } },
+      response: {
+        apiVersion: 'config.karmada.io/v1alpha1',
+        kind: 'ResourceInterpreterContext',
+        response: { uid: 'u1', successful: true, patchType: 'JSONPatch', patch: encodePatch(ops) },
+      },
     });
     expect(recorded.response!.response).toEqual({ uid: 'u1', successful: true });
   });
@@ -161,7 +188,11 @@ describe('redactExchange', () => {
   it('redacts rawStatus by the same rules', () => {
     const recorded = redactExchange({
       request: envelope('InterpretStatus', cloneSet()),
-      response: { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', response: { uid: 'u1', successful: true, rawStatus: { template: { env: [{ name: 'A', value: 'secret-a' }] } } } },
+      response: {
+        apiVersion: 'config.karmada.io/v1alpha1',
+        kind: 'ResourceInterpreterContext',
+        response: { uid: 'u1', successful: true, rawStatus: { template: { env: [{ name: 'A', value: 'secret-a' }] } } },
+      },
     });
     expect(recorded.response!.response!.rawStatus).toEqual({ template: { env: [{ name: 'A', value: REDACTED }] } });
     expect(recorded.redacted).toContain('/response/response/rawStatus/template/env/0/value');
@@ -176,7 +207,9 @@ describe('redactExchange', () => {
 
 describe('hostile keys', () => {
   it('keeps a "__proto__" key as an ordinary key and does not touch prototypes', () => {
-    const object = JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","annotations":{"__proto__":{"polluted":true},"a-token":"t"}},"data":{"__proto__":{"polluted":true}}}');
+    const object = JSON.parse(
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","annotations":{"__proto__":{"polluted":true},"a-token":"t"}},"data":{"__proto__":{"polluted":true}}}',
+    );
     const out = redactValue(object);
     expect(JSON.stringify(out)).toBe(
       `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","annotations":{"__proto__":{"polluted":true},"a-token":"${REDACTED}"}},"data":{"__proto__":{"polluted":true}}}`,

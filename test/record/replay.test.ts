@@ -64,27 +64,43 @@ describe('replayFile in process', () => {
   });
 
   it('compares requirement quantities by value', async () => {
-    const same = await edited(REPLICA, (e) => {
-      response(e).replicaRequirements!.resourceRequest = { memory: '671088640', cpu: '0.7' };
-    }, 'same.json');
+    const same = await edited(
+      REPLICA,
+      (e) => {
+        response(e).replicaRequirements!.resourceRequest = { memory: '671088640', cpu: '0.7' };
+      },
+      'same.json',
+    );
     expect(await replayFile(same, target)).toMatchObject({ status: 'unchanged' });
-    const different = await edited(REPLICA, (e) => {
-      response(e).replicaRequirements!.resourceRequest!.cpu = '0.75';
-    }, 'different.json');
+    const different = await edited(
+      REPLICA,
+      (e) => {
+        response(e).replicaRequirements!.resourceRequest!.cpu = '0.75';
+      },
+      'different.json',
+    );
     const result = await replayFile(different, target);
     expect(result.differences).toEqual([{ path: 'replicaRequirements.resourceRequest.cpu', old: '0.75', new: '700m' }]);
   });
 
   it('compares dependencies as a set: order and duplicates do not matter, a missing one does', async () => {
-    const reordered = await edited(DEPENDENCY, (e) => {
-      const deps = response(e).dependencies!;
-      response(e).dependencies = [...deps.reverse(), deps[0]!];
-    }, 'reordered.json');
+    const reordered = await edited(
+      DEPENDENCY,
+      (e) => {
+        const deps = response(e).dependencies!;
+        response(e).dependencies = [...deps.reverse(), deps[0]!];
+      },
+      'reordered.json',
+    );
     expect(await replayFile(reordered, target)).toMatchObject({ status: 'unchanged' });
     let dropped: unknown;
-    const missing = await edited(DEPENDENCY, (e) => {
-      dropped = response(e).dependencies!.splice(2, 1)[0];
-    }, 'missing.json');
+    const missing = await edited(
+      DEPENDENCY,
+      (e) => {
+        dropped = response(e).dependencies!.splice(2, 1)[0];
+      },
+      'missing.json',
+    );
     const result = await replayFile(missing, target);
     expect(result.differences).toEqual([{ path: 'dependencies[]', old: undefined, new: dropped }]);
   });
@@ -180,14 +196,24 @@ describe('the replay command', () => {
     await writeExchange(join(dir, 'rec', 'c.json'), exchange);
     const { code, out } = await runCli([join(dir, 'rec')]);
     expect(code).toBe(1);
-    expect(out).toContain(`CHANGED ${join(dir, 'rec', 'c.json')} (apps.kruise.io/v1alpha1 CloneSet InterpretReplica shop/web): 1 difference(s)\n  replicas: 4 → 10\n`);
+    expect(out).toContain(
+      `CHANGED ${join(dir, 'rec', 'c.json')} (apps.kruise.io/v1alpha1 CloneSet InterpretReplica shop/web): 1 difference(s)\n  replicas: 4 → 10\n`,
+    );
     expect(out.trimEnd().split('\n').at(-1)).toBe('2 unchanged, 1 changed');
   });
 
   it('exits 0 when nothing changed, and -o json gives the structured report', async () => {
     const { code, out } = await runCli(['-o', 'json', REVISE, DEPENDENCY]);
     expect(code).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({ unchanged: 2, changed: 0, errors: 0, results: [{ file: REVISE, status: 'unchanged' }, { file: DEPENDENCY, status: 'unchanged' }] });
+    expect(JSON.parse(out)).toMatchObject({
+      unchanged: 2,
+      changed: 0,
+      errors: 0,
+      results: [
+        { file: REVISE, status: 'unchanged' },
+        { file: DEPENDENCY, status: 'unchanged' },
+      ],
+    });
   });
 
   it('--update rewrites changed responses, after which the files replay unchanged', async () => {
@@ -201,19 +227,43 @@ describe('the replay command', () => {
 });
 
 describe('compareResponses', () => {
-  const request = { uid: 'u', kind: { group: 'g', version: 'v1', kind: 'K' }, operation: 'InterpretReplica', object: { apiVersion: 'g/v1', kind: 'K' }, replicas: 0 };
+  const request = {
+    uid: 'u',
+    kind: { group: 'g', version: 'v1', kind: 'K' },
+    operation: 'InterpretReplica',
+    object: { apiVersion: 'g/v1', kind: 'K' },
+    replicas: 0,
+  };
   const envelope = (r: object) => ({ response: { uid: 'u', successful: true, ...r } });
 
   it('ignores key order and reports nested paths', () => {
-    expect(compareResponses(request, envelope({ replicas: 1, replicaRequirements: { namespace: 'a', priorityClassName: 'x' } }), envelope({ replicaRequirements: { priorityClassName: 'x', namespace: 'a' }, replicas: 1 }))).toEqual([]);
-    expect(compareResponses(request, envelope({ replicas: 1, replicaRequirements: { nodeClaim: { nodeSelector: { 'kubernetes.io/os': 'linux' } } } }), envelope({ replicas: 1, replicaRequirements: { nodeClaim: { nodeSelector: { 'kubernetes.io/os': 'windows' } } } }))).toEqual([
-      { path: 'replicaRequirements.nodeClaim.nodeSelector["kubernetes.io/os"]', old: 'linux', new: 'windows' },
-    ]);
+    expect(
+      compareResponses(
+        request,
+        envelope({ replicas: 1, replicaRequirements: { namespace: 'a', priorityClassName: 'x' } }),
+        envelope({ replicaRequirements: { priorityClassName: 'x', namespace: 'a' }, replicas: 1 }),
+      ),
+    ).toEqual([]);
+    expect(
+      compareResponses(
+        request,
+        envelope({ replicas: 1, replicaRequirements: { nodeClaim: { nodeSelector: { 'kubernetes.io/os': 'linux' } } } }),
+        envelope({ replicas: 1, replicaRequirements: { nodeClaim: { nodeSelector: { 'kubernetes.io/os': 'windows' } } } }),
+      ),
+    ).toEqual([{ path: 'replicaRequirements.nodeClaim.nodeSelector["kubernetes.io/os"]', old: 'linux', new: 'windows' }]);
   });
 
   it('does not treat numbers outside resource lists as quantities', () => {
-    expect(compareResponses({ ...request, operation: 'InterpretStatus' }, envelope({ rawStatus: { version: '1' } }), envelope({ rawStatus: { version: '1.0' } }))).toHaveLength(1);
-    expect(compareResponses({ ...request, operation: 'InterpretStatus' }, envelope({ rawStatus: { capacity: { storage: '1Gi' } } }), envelope({ rawStatus: { capacity: { storage: '1073741824' } } }))).toEqual([]);
+    expect(
+      compareResponses({ ...request, operation: 'InterpretStatus' }, envelope({ rawStatus: { version: '1' } }), envelope({ rawStatus: { version: '1.0' } })),
+    ).toHaveLength(1);
+    expect(
+      compareResponses(
+        { ...request, operation: 'InterpretStatus' },
+        envelope({ rawStatus: { capacity: { storage: '1Gi' } } }),
+        envelope({ rawStatus: { capacity: { storage: '1073741824' } } }),
+      ),
+    ).toEqual([]);
   });
 
   it('reports a success that became a refusal', () => {
@@ -256,7 +306,15 @@ spec:
         const context = {
           apiVersion: 'config.karmada.io/v1alpha1',
           kind: 'ResourceInterpreterContext',
-          request: { uid: `widget-${size}`, kind: { group: 'example.io', version: 'v1', kind: 'Widget' }, name: `w${size}`, namespace: 'default', operation: 'InterpretReplica', object: { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: `w${size}`, namespace: 'default' }, spec: { size } }, replicas: 0 },
+          request: {
+            uid: `widget-${size}`,
+            kind: { group: 'example.io', version: 'v1', kind: 'Widget' },
+            name: `w${size}`,
+            namespace: 'default',
+            operation: 'InterpretReplica',
+            object: { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: `w${size}`, namespace: 'default' }, spec: { size } },
+            replicas: 0,
+          },
         };
         const answer = await inProcessTarget(recording.registry).send(context);
         expect(answer.response).toMatchObject({ successful: true, replicas: size });

@@ -65,7 +65,14 @@ describe('loadKubeconfig', () => {
   it('resolves an exec command only when it is a path, as kubectl does', () => {
     const env = { KUBECONFIG: second };
     const byUser = (user: string) => {
-      const file = write(`exec-${user}.yaml`, { clusters: [cluster('c', 'https://c:1')], users: [{ name: user, user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: user === 'exec-path' ? './bin/get-token' : 'get-token' } } }], contexts: [context('x', 'c', user)], 'current-context': 'x' });
+      const file = write(`exec-${user}.yaml`, {
+        clusters: [cluster('c', 'https://c:1')],
+        users: [
+          { name: user, user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: user === 'exec-path' ? './bin/get-token' : 'get-token' } } },
+        ],
+        contexts: [context('x', 'c', user)],
+        'current-context': 'x',
+      });
       return loadKubeconfig({ env, kubeconfig: file }).kubeConfig.getCurrentUser()!.exec.command;
     };
     expect(byUser('exec-path')).toBe(join(root, 'bin', 'get-token'));
@@ -74,7 +81,12 @@ describe('loadKubeconfig', () => {
 
   it('reads a relative token-file next to its kubeconfig', () => {
     write('c/token', 'token-from-file');
-    const file = write('c/config', { clusters: [cluster('c', 'https://c:1')], users: [{ name: 'u', user: { 'token-file': 'token' } }], contexts: [context('x', 'c', 'u')], 'current-context': 'x' });
+    const file = write('c/config', {
+      clusters: [cluster('c', 'https://c:1')],
+      users: [{ name: 'u', user: { 'token-file': 'token' } }],
+      contexts: [context('x', 'c', 'u')],
+      'current-context': 'x',
+    });
     expect(loadKubeconfig({ kubeconfig: file, env: {} }).kubeConfig.getCurrentUser()!.token).toBe('token-from-file');
   });
 
@@ -87,7 +99,12 @@ describe('loadKubeconfig', () => {
 
   it('defaults to ~/.kube/config when KUBECONFIG is unset or empty', () => {
     const home = join(root, 'home');
-    const config = write('home/.kube/config', { clusters: [cluster('c', 'https://home:1')], users: [{ name: 'u', user: { token: 't' } }], contexts: [context('x', 'c', 'u')], 'current-context': 'x' });
+    const config = write('home/.kube/config', {
+      clusters: [cluster('c', 'https://home:1')],
+      users: [{ name: 'u', user: { token: 't' } }],
+      contexts: [context('x', 'c', 'u')],
+      'current-context': 'x',
+    });
     for (const env of [{ HOME: home }, { HOME: home, KUBECONFIG: '' }]) {
       const loaded = loadKubeconfig({ env });
       expect(loaded.files).toEqual([config]);
@@ -103,11 +120,34 @@ describe('loadKubeconfig', () => {
   it.each([
     ['an explicit file that does not exist', { kubeconfig: missing, env: {} }, /kubeconfig .*nowhere\/config \(--kubeconfig\) does not exist/],
     ['KUBECONFIG naming only missing files', { env: { KUBECONFIG: missing } }, /no kubeconfig: .*nowhere\/config from KUBECONFIG not found$/],
-    ['no ~/.kube/config', { env: { HOME: join(root, 'nohome') } }, /no kubeconfig: .*nohome\/\.kube\/config from the default ~\/\.kube\/config not found \(give --kubeconfig FILE or set KUBECONFIG\)/],
-    ['an unknown context', { env: { KUBECONFIG: [first, second].join(delimiter) }, context: 'nope' }, /context "nope" not found in .*first\.yaml, .*second\.yaml \(merged\) \(contexts: host, karmada-apiserver\)/],
-    ['no current-context', { kubeconfig: write('nocurrent.yaml', { contexts: [context('x', 'c')], clusters: [cluster('c', 'https://c:1')] }), env: {} }, /sets no current-context: pass --context \(contexts: x\)/],
-    ['a context whose cluster is missing', { kubeconfig: write('nocluster.yaml', { contexts: [context('x', 'gone')], 'current-context': 'x' }), env: {} }, /cluster "gone" of context "x" not found/],
-    ['a context whose user is missing', { kubeconfig: write('nouser.yaml', { clusters: [cluster('c', 'https://c:1')], contexts: [context('x', 'c', 'ghost')], 'current-context': 'x' }), env: {} }, /user "ghost" of context "x" not found/],
+    [
+      'no ~/.kube/config',
+      { env: { HOME: join(root, 'nohome') } },
+      /no kubeconfig: .*nohome\/\.kube\/config from the default ~\/\.kube\/config not found \(give --kubeconfig FILE or set KUBECONFIG\)/,
+    ],
+    [
+      'an unknown context',
+      { env: { KUBECONFIG: [first, second].join(delimiter) }, context: 'nope' },
+      /context "nope" not found in .*first\.yaml, .*second\.yaml \(merged\) \(contexts: host, karmada-apiserver\)/,
+    ],
+    [
+      'no current-context',
+      { kubeconfig: write('nocurrent.yaml', { contexts: [context('x', 'c')], clusters: [cluster('c', 'https://c:1')] }), env: {} },
+      /sets no current-context: pass --context \(contexts: x\)/,
+    ],
+    [
+      'a context whose cluster is missing',
+      { kubeconfig: write('nocluster.yaml', { contexts: [context('x', 'gone')], 'current-context': 'x' }), env: {} },
+      /cluster "gone" of context "x" not found/,
+    ],
+    [
+      'a context whose user is missing',
+      {
+        kubeconfig: write('nouser.yaml', { clusters: [cluster('c', 'https://c:1')], contexts: [context('x', 'c', 'ghost')], 'current-context': 'x' }),
+        env: {},
+      },
+      /user "ghost" of context "x" not found/,
+    ],
     ['a file that is not YAML', { kubeconfig: write('broken.yaml', 'clusters: [\n'), env: {} }, /kubeconfig .*broken\.yaml: /],
     ['a file that is not a Config', { kubeconfig: write('list.yaml', '- a\n- b\n'), env: {} }, /not a Config object/],
   ])('explains %s', (_what, source, message) => {

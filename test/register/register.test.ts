@@ -77,7 +77,9 @@ describe('register', () => {
     const created = await runQuiet(args);
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
-    expect(created.stdout).toBe(`resourceinterpreterwebhookconfiguration.config.karmada.io/${NAME} created (context karmada-apiserver, caBundle from ${join(dir, 'ca.crt')})\n`);
+    expect(created.stdout).toBe(
+      `resourceinterpreterwebhookconfiguration.config.karmada.io/${NAME} created (context karmada-apiserver, caBundle from ${join(dir, 'ca.crt')})\n`,
+    );
     // The apply request is what `kubectl apply --server-side --force-conflicts --field-manager karmada-interpreter-webhook` sends.
     const applies = api.calls.filter((c) => c.method === 'PATCH');
     expect(applies).toHaveLength(1);
@@ -86,7 +88,11 @@ describe('register', () => {
     expect(apply.contentType).toBe(APPLY_PATCH_CONTENT_TYPE);
     expect(apply.query).toEqual({ fieldManager: FIELD_MANAGER, force: 'true' });
     const loaded = await createRegistry();
-    const expected = webhookConfiguration(loaded.registry.served(), { service: 'karmada-system/ts-interpreter', caBundle: first.caPem, timeoutSeconds: 5 }) as any;
+    const expected = webhookConfiguration(loaded.registry.served(), {
+      service: 'karmada-system/ts-interpreter',
+      caBundle: first.caPem,
+      timeoutSeconds: 5,
+    }) as any;
     loaded.close();
     expect(apply.body).toEqual(expected); // the whole object, and nothing else (no resourceVersion, status or managedFields)
     expect(apply.status).toBe(201);
@@ -128,14 +134,23 @@ describe('register', () => {
     const call = (method: string, path: string, contentType: string | undefined, body: string) =>
       new Promise<number>((resolve, reject) => {
         const url = new URL(path, api.url);
-        const req = request(url, { method, ca: api.caPem, headers: { authorization: `Bearer ${api.token}`, ...(contentType ? { 'content-type': contentType } : {}) } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
+        const req = request(
+          url,
+          { method, ca: api.caPem, headers: { authorization: `Bearer ${api.token}`, ...(contentType ? { 'content-type': contentType } : {}) } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
-    const object = JSON.stringify({ apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterWebhookConfiguration', metadata: { name: 'probe' }, webhooks: [] });
+    const object = JSON.stringify({
+      apiVersion: 'config.karmada.io/v1alpha1',
+      kind: 'ResourceInterpreterWebhookConfiguration',
+      metadata: { name: 'probe' },
+      webhooks: [],
+    });
     const path = '/apis/config.karmada.io/v1alpha1/resourceinterpreterwebhookconfigurations/probe';
     expect(await call('PUT', path, 'application/json', object)).toBe(405); // get-then-put is not server-side apply
     expect(await call('POST', '/apis/config.karmada.io/v1alpha1/resourceinterpreterwebhookconfigurations', 'application/json', object)).toBe(404);
@@ -210,14 +225,23 @@ describe('register', () => {
 
     // No KUBECONFIG: ~/.kube/config.
     vi.stubEnv('KUBECONFIG', '');
-    const home = await tempDir({ '.kube/config': stringify({ clusters: [{ name: 'k', cluster: { server: api.url, 'certificate-authority-data': Buffer.from(api.caPem).toString('base64') } }], users: [{ name: 'u', user: { token: api.token } }], contexts: [{ name: 'from-home', context: { cluster: 'k', user: 'u' } }], 'current-context': 'from-home' }) });
+    const home = await tempDir({
+      '.kube/config': stringify({
+        clusters: [{ name: 'k', cluster: { server: api.url, 'certificate-authority-data': Buffer.from(api.caPem).toString('base64') } }],
+        users: [{ name: 'u', user: { token: api.token } }],
+        contexts: [{ name: 'from-home', context: { cluster: 'k', user: 'u' } }],
+        'current-context': 'from-home',
+      }),
+    });
     dirs.push(home);
     vi.stubEnv('HOME', home);
     expect((await runQuiet(args)).stdout).toMatch(/multi-file unchanged \(context from-home, /);
     vi.stubEnv('HOME', join(home, 'elsewhere'));
     const none = await runQuiet(args);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/no kubeconfig: .*elsewhere\/\.kube\/config from the default ~\/\.kube\/config not found \(give --kubeconfig FILE or set KUBECONFIG\)/);
+    expect(none.stderr).toMatch(
+      /no kubeconfig: .*elsewhere\/\.kube\/config from the default ~\/\.kube\/config not found \(give --kubeconfig FILE or set KUBECONFIG\)/,
+    );
   });
 
   it('warns about the ResourceInterpreterCustomizations in karmada-apiserver that Karmada asks first, with what to do', async () => {
@@ -225,14 +249,26 @@ describe('register', () => {
     const dir = await tempDir({ 'ca.pem': certs.caPem });
     dirs.push(dir);
     const lua = 'function GetReplicas(obj) return 1, nil end';
-    api.customizations.set('kruise-cloneset', ric('kruise-cloneset', 'apps.kruise.io/v1alpha1', 'CloneSet', { replicaResource: lua, healthInterpretation: lua, statusReflection: '' }));
+    api.customizations.set(
+      'kruise-cloneset',
+      ric('kruise-cloneset', 'apps.kruise.io/v1alpha1', 'CloneSet', { replicaResource: lua, healthInterpretation: lua, statusReflection: '' }),
+    );
     api.customizations.set('argo-workflow', ric('argo-workflow', 'argoproj.io/v1alpha1', 'Workflow', { retention: lua, componentResource: lua }));
     api.customizations.set('other-version', ric('other-version', 'apps.kruise.io/v1beta2', 'CloneSet', { replicaResource: lua }));
     // Enough unrelated ones that the list comes in pages.
     for (let i = 0; i < 300; i++) api.customizations.set(`deployment-${i}`, ric(`deployment-${i}`, 'apps/v1', 'Deployment', { replicaResource: lua }));
     const listsBefore = api.calls.filter((c) => c.path.endsWith('/resourceinterpretercustomizations')).length;
 
-    const out = await runQuiet(['--kubeconfig', api.kubeconfig, '--url', 'https://interpreter.example.com/interpret', '--ca-file', join(dir, 'ca.pem'), '--name', 'shadowed']);
+    const out = await runQuiet([
+      '--kubeconfig',
+      api.kubeconfig,
+      '--url',
+      'https://interpreter.example.com/interpret',
+      '--ca-file',
+      join(dir, 'ca.pem'),
+      '--name',
+      'shadowed',
+    ]);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/shadowed created/);
     expect(out.stderr).toBe(
@@ -249,9 +285,20 @@ describe('register', () => {
 
     // Without list rights the registration still succeeds and says what it could not check.
     api.forbidCustomizations = true;
-    const forbidden = await runQuiet(['--kubeconfig', api.kubeconfig, '--url', 'https://interpreter.example.com/interpret', '--ca-file', join(dir, 'ca.pem'), '--name', 'shadowed']);
+    const forbidden = await runQuiet([
+      '--kubeconfig',
+      api.kubeconfig,
+      '--url',
+      'https://interpreter.example.com/interpret',
+      '--ca-file',
+      join(dir, 'ca.pem'),
+      '--name',
+      'shadowed',
+    ]);
     expect(forbidden.code).toBe(0);
-    expect(forbidden.stderr).toMatch(/^warning: could not check for ResourceInterpreterCustomizations .*HTTP 403 .*list on resourceinterpretercustomizations\.config\.karmada\.io; see manifests\/karmada\/register-rbac\.yaml/);
+    expect(forbidden.stderr).toMatch(
+      /^warning: could not check for ResourceInterpreterCustomizations .*HTTP 403 .*list on resourceinterpretercustomizations\.config\.karmada\.io; see manifests\/karmada\/register-rbac\.yaml/,
+    );
   });
 
   it('uses the serving certificate itself when there is no ca.crt, and an explicit --ca-file over both', async () => {
@@ -281,7 +328,9 @@ describe('register', () => {
     api.failNext(403);
     const forbidden = await runQuiet(['--kubeconfig', api.kubeconfig, '--service', 'karmada-system/x', '--ca-file', join(dir, 'ca.pem'), '--name', 'denied']);
     expect(forbidden.code).toBe(1);
-    expect(forbidden.stderr).toMatch(/karmada-apiserver answered HTTP 403 for ResourceInterpreterWebhookConfiguration denied: injected failure 403 .*get, create and patch .*register-rbac\.yaml/);
+    expect(forbidden.stderr).toMatch(
+      /karmada-apiserver answered HTTP 403 for ResourceInterpreterWebhookConfiguration denied: injected failure 403 .*get, create and patch .*register-rbac\.yaml/,
+    );
     expect(api.objects.has('denied')).toBe(false);
   });
 
@@ -302,7 +351,10 @@ describe('register', () => {
     );
     const warnings = () => logs.filter((l) => l.level === 40).map((l) => l.msg.split('\n')[1] ?? l.msg);
     try {
-      api.customizations.set('kruise-cloneset', ric('kruise-cloneset', 'apps.kruise.io/v1alpha1', 'CloneSet', { retention: 'function Retain(d, o) return d end' }));
+      api.customizations.set(
+        'kruise-cloneset',
+        ric('kruise-cloneset', 'apps.kruise.io/v1alpha1', 'CloneSet', { retention: 'function Retain(d, o) return d end' }),
+      );
       api.failNext(500, 2);
       await registrar.refresh('start');
       const deadline = Date.now() + 5000;

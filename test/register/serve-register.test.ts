@@ -39,7 +39,9 @@ describe('serve --register', () => {
     });
     expect(serveConfig([], {}).register).toBeUndefined();
     expect(serveConfig(['--register', '/k', '--register-url', 'https://x/interpret', '--register-context', 'karmada'], {}).register?.context).toBe('karmada');
-    expect(serveConfig(['--register', '/k', '--register-url', 'https://x/interpret'], { KARMADA_INTERPRETER_REGISTER_CONTEXT: 'karmada-env' }).register?.context).toBe('karmada-env');
+    expect(
+      serveConfig(['--register', '/k', '--register-url', 'https://x/interpret'], { KARMADA_INTERPRETER_REGISTER_CONTEXT: 'karmada-env' }).register?.context,
+    ).toBe('karmada-env');
   });
 
   it('registers at start through --register-context and re-registers with the new CA after the certificate rotates', async () => {
@@ -60,7 +62,22 @@ describe('serve --register', () => {
     await writeFile(join(dir, 'tls.key'), first.keyPem);
 
     const server = await startServer(
-      serveConfig(['--cert-dir', dir, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent', '--register', kubeconfig, '--register-context', 'karmada-apiserver', '--register-service', 'karmada-system/ts-interpreter']),
+      serveConfig([
+        '--cert-dir',
+        dir,
+        '--port',
+        '0',
+        '--host',
+        '127.0.0.1',
+        '--log-level',
+        'silent',
+        '--register',
+        kubeconfig,
+        '--register-context',
+        'karmada-apiserver',
+        '--register-service',
+        'karmada-system/ts-interpreter',
+      ]),
     );
     cleanup.push(server.close);
     const caBundle = () => {

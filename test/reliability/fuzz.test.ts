@@ -11,7 +11,19 @@ import { silentLogger } from '../support/app.ts';
 import { expectWellFormed } from './envelope-check.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const OPERATIONS = ['InterpretReplica', 'ReviseReplica', 'InterpretComponent', 'Retain', 'AggregateStatus', 'InterpretStatus', 'InterpretHealth', 'InterpretDependency', 'Prune', 'Bogus', ''];
+const OPERATIONS = [
+  'InterpretReplica',
+  'ReviseReplica',
+  'InterpretComponent',
+  'Retain',
+  'AggregateStatus',
+  'InterpretStatus',
+  'InterpretHealth',
+  'InterpretDependency',
+  'Prune',
+  'Bogus',
+  '',
+];
 
 function jsonFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -52,16 +64,28 @@ function mutate(seed: unknown, mutations: Mutation[]): unknown {
         if (doc?.request && typeof doc.request === 'object') doc.request.replicas = [m.n, -m.n, 2 ** 31, 1.5, 1e300, '3', null][m.n % 7];
         break;
       case 'addKey':
-        if (current && typeof current === 'object' && !Array.isArray(current)) Object.defineProperty(current, m.key, { value: m.value, enumerable: true, configurable: true, writable: true });
+        if (current && typeof current === 'object' && !Array.isArray(current))
+          Object.defineProperty(current, m.key, { value: m.value, enumerable: true, configurable: true, writable: true });
         break;
       default:
         if (last === undefined) doc = m.how === 'delete' ? undefined : m.value;
         else if (m.how === 'delete') {
           if (Array.isArray(parent)) parent.splice(last as number, 1);
           else delete parent[last];
-        }
-        else if (m.how === 'replace') parent[last] = m.value;
-        else parent[last] = typeof current === 'number' ? String(current) : typeof current === 'string' ? Number(current.length) : Array.isArray(current) ? {} : current && typeof current === 'object' ? [] : current === null ? {} : null;
+        } else if (m.how === 'replace') parent[last] = m.value;
+        else
+          parent[last] =
+            typeof current === 'number'
+              ? String(current)
+              : typeof current === 'string'
+                ? Number(current.length)
+                : Array.isArray(current)
+                  ? {}
+                  : current && typeof current === 'object'
+                    ? []
+                    : current === null
+                      ? {}
+                      : null;
     }
   }
   return doc;
@@ -113,9 +137,18 @@ describe('fuzzing /interpret', () => {
           fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v) ?? ''),
           fc.string({ maxLength: 200 }),
           fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
-          fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify({ apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', request: v })),
+          fc
+            .jsonValue({ maxDepth: 3 })
+            .map((v) => JSON.stringify({ apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', request: v })),
         ),
-        fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', undefined),
+        fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'APPLICATION/JSON',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          undefined,
+        ),
         fc.constantFrom('/interpret', '/interpret?timeout=3s', '/interpret/cloneset', '/interpret?timeout=bogus', '/interpret?timeout=0s'),
         async (payload, contentType, url) => {
           const reply = await post(payload, contentType, url);

@@ -27,13 +27,28 @@ function scaledObjectRequest(operation: string) {
     spec: { scaleTargetRef: { name: 'orders-worker' }, triggers: [{ type: 'rabbitmq', metadata: { queueName: 'orders', value: '20' } }] },
     status: { hpaName: 'keda-hpa-orders-worker', conditions: [{ type: 'Ready', status: 'True' }] },
   };
-  return { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', request: { uid: `keda-${operation}`, kind: { group: 'keda.sh', version: 'v1alpha1', kind: 'ScaledObject' }, name: 'orders-worker', namespace: 'shop', operation, object, replicas: 0 } };
+  return {
+    apiVersion: 'config.karmada.io/v1alpha1',
+    kind: 'ResourceInterpreterContext',
+    request: {
+      uid: `keda-${operation}`,
+      kind: { group: 'keda.sh', version: 'v1alpha1', kind: 'ScaledObject' },
+      name: 'orders-worker',
+      namespace: 'shop',
+      operation,
+      object,
+      replicas: 0,
+    },
+  };
 }
 
 function withOperation(envelope: any, operation: string) {
   envelope.request.operation = operation;
   if (operation === 'Retain') envelope.request.observedObject = structuredClone(envelope.request.object);
-  if (operation === 'AggregateStatus') envelope.request.aggregatedStatus = [{ clusterName: 'member1', applied: true, health: 'Healthy', status: structuredClone(envelope.request.object.status ?? {}) }];
+  if (operation === 'AggregateStatus')
+    envelope.request.aggregatedStatus = [
+      { clusterName: 'member1', applied: true, health: 'Healthy', status: structuredClone(envelope.request.object.status ?? {}) },
+    ];
   if (operation === 'ReviseReplica') envelope.request.replicas = 2;
   return envelope;
 }
@@ -68,7 +83,11 @@ describe('hostile input', () => {
     agent.on('free', (socket) => sockets.add(socket));
     const big = await send({ port: server.port, ca: server.ca }, { path: '/interpret', body, agent });
     const answer = expectWellFormed(big.status, big.body, undefined).response!;
-    expect(answer).toMatchObject({ uid: envelope.request.uid, successful: false, status: { code: 413, message: `request body exceeds the limit of ${DEFAULT_BODY_LIMIT} bytes` } });
+    expect(answer).toMatchObject({
+      uid: envelope.request.uid,
+      successful: false,
+      status: { code: 413, message: `request body exceeds the limit of ${DEFAULT_BODY_LIMIT} bytes` },
+    });
     const next = await send({ port: server.port, ca: server.ca }, { path: '/interpret', body: JSON.stringify(cloneSetRequest()), agent });
     expect(JSON.parse(next.body).response).toMatchObject({ successful: true, replicas: 4 });
     expect(sockets.size).toBe(1); // the same connection served both
@@ -81,7 +100,12 @@ describe('hostile input', () => {
     const deepArray = '['.repeat(N) + ']'.repeat(N);
     const base = JSON.stringify(cloneSetRequest());
     const uid = cloneSetRequest().request.uid;
-    for (const payload of [deepObject, deepArray, base.replace('"spec":{', `"spec":{"deep":${deepObject},`), base.replace('"labels":{', `"labels":{"deep":${deepArray},`)]) {
+    for (const payload of [
+      deepObject,
+      deepArray,
+      base.replace('"spec":{', `"spec":{"deep":${deepObject},`),
+      base.replace('"labels":{', `"labels":{"deep":${deepArray},`),
+    ]) {
       const answer = await post(payload, undefined);
       expect(answer.status).toEqual({ code: 400, message: `request nests deeper than ${MAX_NESTING_DEPTH} levels; Kubernetes objects nest a few dozen` });
       if (payload.startsWith('{"kind"')) expect(answer.uid).toBe(uid);

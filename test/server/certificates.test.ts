@@ -19,7 +19,9 @@ describe('generateSelfSigned', () => {
     expect(leaf.checkPrivateKey(createPrivateKey(generated.keyPem))).toBe(true);
     expect(leaf.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']); // extended key usage: TLS server only
     expect(leaf.subject).toBe('CN=localhost');
-    expect(leaf.subjectAltName).toBe('DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, DNS:interpreter.karmada-system.svc, IP Address:10.96.0.12');
+    expect(leaf.subjectAltName).toBe(
+      'DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, DNS:interpreter.karmada-system.svc, IP Address:10.96.0.12',
+    );
     expect(leaf.publicKey.asymmetricKeyDetails).toEqual({ namedCurve: 'prime256v1' });
     const days = (Date.parse(leaf.validTo) - Date.parse(leaf.validFrom)) / 86_400_000;
     expect(days).toBe(365);

@@ -53,7 +53,16 @@ describe('diff', () => {
     fc.assert(
       fc.property(
         // (__proto__ keys left out: fast-json-patch's apply refuses them; test/isolation and test/lua cover them)
-        pair.filter(([a, b]) => typeof a === 'object' && a !== null && !Array.isArray(a) && typeof b === 'object' && b !== null && !Array.isArray(b) && !JSON.stringify([a, b]).includes('__proto__')),
+        pair.filter(
+          ([a, b]) =>
+            typeof a === 'object' &&
+            a !== null &&
+            !Array.isArray(a) &&
+            typeof b === 'object' &&
+            b !== null &&
+            !Array.isArray(b) &&
+            !JSON.stringify([a, b]).includes('__proto__'),
+        ),
         ([original, modified]) => {
           const ops = diff(original as object, modified as object);
           const applied = fastJsonPatch.applyPatch(JSON.parse(JSON.stringify(original)), JSON.parse(JSON.stringify(ops)), false, true, false).newDocument;
@@ -75,7 +84,7 @@ describe('diff', () => {
     expect(JSON.stringify([original, modified])).toBe(before);
   });
 
-  it('does not descend into a subtree both sides share (dispatch.ts shares the request\'s own spec or status)', () => {
+  it("does not descend into a subtree both sides share (dispatch.ts shares the request's own spec or status)", () => {
     const spec = { replicas: 1, template: { spec: { containers: [{ name: 'app' }] } } };
     const original = { spec, status: { ready: 1 } };
     // A getter on the shared subtree would be read by any walk into it.

@@ -14,7 +14,12 @@ import { karmadaRequest, workloadObject } from '../support/workload-module.ts';
 // test/server/interpret-route.test.ts checks that inject() answers the same bytes.
 afterAll(closeListening);
 
-async function post(app: ReturnType<typeof testApp>, payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }, url = '/interpret?timeout=3s') {
+async function post(
+  app: ReturnType<typeof testApp>,
+  payload: unknown,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  url = '/interpret?timeout=3s',
+) {
   const reply = await sendHttp(app, { url, headers, body: typeof payload === 'string' ? payload : JSON.stringify(payload) });
   expect(reply.status).toBe(200);
   expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -114,7 +119,8 @@ describe('failures are envelopes with a code, never HTTP errors', () => {
     failure(await post(app, req, { 'content-type': 'text/plain' }), 400, /Content-Type must be application\/json/, req.request.uid);
   });
   it('missing content type: 400', async () => failure(await post(app, karmadaRequest('InterpretReplica', workloadObject()), {}), 400, /Content-Type/));
-  it('envelope without request: 400 naming the field', async () => failure(await post(app, { apiVersion: 'config.karmada.io/v1alpha1' }), 400, /request is required/));
+  it('envelope without request: 400 naming the field', async () =>
+    failure(await post(app, { apiVersion: 'config.karmada.io/v1alpha1' }), 400, /request is required/));
   it('request without uid: 400 naming the field', async () => {
     const req = karmadaRequest('InterpretReplica', workloadObject()) as any;
     delete req.request.uid;
@@ -146,11 +152,13 @@ describe('failures are envelopes with a code, never HTTP errors', () => {
     const obj = { ...workloadObject(), apiVersion: 'apps/v1', kind: 'Deployment' };
     failure(await post(app, karmadaRequest('InterpretReplica', obj)), 404, /apps\/v1 Deployment is not served.*workload\.example\.io\/v1alpha1 Workload/);
   });
-  it('operation not implemented for the kind: 501', async () => failure(await post(app, karmadaRequest('InterpretComponent', workloadObject())), 501, /InterpretComponent is not implemented/));
+  it('operation not implemented for the kind: 501', async () =>
+    failure(await post(app, karmadaRequest('InterpretComponent', workloadObject())), 501, /InterpretComponent is not implemented/));
   it('Prune: 501', async () => failure(await post(app, karmadaRequest('Prune', workloadObject())), 501, /Prune/));
   it('unknown operation: 400', async () => failure(await post(app, karmadaRequest('Explode', workloadObject())), 400, /not a Karmada interpreter operation/));
   it('Retain without observedObject: 400', async () => failure(await post(app, karmadaRequest('Retain', workloadObject())), 400, /observedObject/));
-  it('ReviseReplica with negative replicas: 400', async () => failure(await post(app, karmadaRequest('ReviseReplica', workloadObject(), { replicas: -1 })), 400, /replicas >= 0/));
+  it('ReviseReplica with negative replicas: 400', async () =>
+    failure(await post(app, karmadaRequest('ReviseReplica', workloadObject(), { replicas: -1 })), 400, /replicas >= 0/));
   it('a deliberate module error keeps its code', async () => {
     const obj = workloadObject();
     obj.spec.fail = 'deliberate';
@@ -184,7 +192,15 @@ describe('module bugs become 500s with a clear message, detail only in the log',
 
   it('an exception answers a generic 500 with the uid; the stack goes to the log with the uid', async () => {
     const lines: any[] = [];
-    const logger = pino({ level: 'info' }, new Writable({ write(chunk, _enc, cb) { lines.push(JSON.parse(chunk.toString())); cb(); } }));
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk, _enc, cb) {
+          lines.push(JSON.parse(chunk.toString()));
+          cb();
+        },
+      }),
+    );
     const logged = testApp({ logger });
     const obj = workloadObject();
     obj.spec.fail = 'bug';

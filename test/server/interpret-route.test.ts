@@ -27,7 +27,10 @@ describe('a real connection and inject() answer the same', () => {
     ['a body over the limit', { body: JSON.stringify(karmadaRequest('InterpretReplica', { ...workloadObject(), spec: { padding: 'x'.repeat(8000) } })) }],
     ['an unknown kind', { body: JSON.stringify(karmadaRequest('InterpretReplica', { ...workloadObject(), kind: 'Nope' })) }],
     ['Prune', { body: JSON.stringify(karmadaRequest('Prune', workloadObject())) }],
-    ['a path below /interpret with a timeout', { url: '/interpret/workloads?timeout=30s', body: JSON.stringify(karmadaRequest('InterpretHealth', workloadObject())) }],
+    [
+      'a path below /interpret with a timeout',
+      { url: '/interpret/workloads?timeout=30s', body: JSON.stringify(karmadaRequest('InterpretHealth', workloadObject())) },
+    ],
   ];
 
   it.each(cases)('%s', async (_name, c) => {
@@ -75,10 +78,13 @@ describe('shutdown', () => {
 
   it('not draining: keep-alive', async () => {
     const app = testApp();
-    const answer = await sendHttp(app, { url: '/interpret', headers: { ...JSON_TYPE, connection: 'keep-alive' }, body: JSON.stringify(karmadaRequest('InterpretHealth', workloadObject())) });
+    const answer = await sendHttp(app, {
+      url: '/interpret',
+      headers: { ...JSON_TYPE, connection: 'keep-alive' },
+      body: JSON.stringify(karmadaRequest('InterpretHealth', workloadObject())),
+    });
     expect(answer.headers.connection).toBe('keep-alive');
   });
-
 });
 
 describe('timeouts', () => {
@@ -97,7 +103,11 @@ describe('timeouts', () => {
     const text = await stalled.answer;
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
     expect(text.toLowerCase()).toContain('connection: close');
-    expect(envelopeOf(text).response).toMatchObject({ uid: 'stalled-uid', successful: false, status: { code: 408, message: 'the request body stopped arriving for 200 ms' } });
+    expect(envelopeOf(text).response).toMatchObject({
+      uid: 'stalled-uid',
+      successful: false,
+      status: { code: 408, message: 'the request body stopped arriving for 200 ms' },
+    });
     expect(await gauge(app, 'request_body_bytes_in_flight')).toBe(0);
   });
 });
@@ -159,7 +169,9 @@ spec:
       });
       const app = buildApp({ registry: loaded.registry, logger: pino({ level: 'debug' }, sink) });
       try {
-        const requests = ['first', 'second'].map((name, i) => karmadaRequest('InterpretHealth', { ...workloadObject(), metadata: { name, namespace: 'default' } }, { uid: `0000000${i}-print` }));
+        const requests = ['first', 'second'].map((name, i) =>
+          karmadaRequest('InterpretHealth', { ...workloadObject(), metadata: { name, namespace: 'default' } }, { uid: `0000000${i}-print` }),
+        );
         // Sent together: both are in flight at once, so a context not carried with each call would mix them up.
         const answers = await Promise.all(requests.map((r) => sendHttp(app, { url: '/interpret', headers: JSON_TYPE, body: JSON.stringify(r) })));
         for (const answer of answers) expect(JSON.parse(answer.body).response.healthy).toBe(true);
@@ -219,7 +231,12 @@ describe('body budget', () => {
 
   it('/preserve bodies count against the same budget, and give their bytes back', async () => {
     const app = testApp();
-    const answer = await app.inject({ method: 'POST', url: '/preserve', headers: JSON_TYPE, payload: JSON.stringify({ rules: [], observedObject: workloadObject() }) });
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/preserve',
+      headers: JSON_TYPE,
+      payload: JSON.stringify({ rules: [], observedObject: workloadObject() }),
+    });
     expect(answer.statusCode).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ labels: {}, errors: [], warnings: [] });
     expect(await gauge(app, 'request_body_bytes_in_flight')).toBe(0);
@@ -239,6 +256,8 @@ function rawCall(port: number, body: string, sent = body.length, path = '/interp
   return { answer, finish: () => socket.write(body.slice(sent)), abandon: () => socket.destroy(), answered: () => text.length > 0 };
 }
 
-const envelopeOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { response: { uid: string; successful: boolean; status?: unknown } };
-const gauge = async (app: ReturnType<typeof testApp>, name: string) => Number(new RegExp(`^karmada_interpreter_${name} (\\S+)$`, 'm').exec((await app.inject('/metrics')).body)?.[1]);
+const envelopeOf = (text: string) =>
+  JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { response: { uid: string; successful: boolean; status?: unknown } };
+const gauge = async (app: ReturnType<typeof testApp>, name: string) =>
+  Number(new RegExp(`^karmada_interpreter_${name} (\\S+)$`, 'm').exec((await app.inject('/metrics')).body)?.[1]);
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

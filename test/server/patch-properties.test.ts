@@ -22,7 +22,11 @@ const json = fc.letrec((tie) => ({
     fc.dictionary(key, tie('value'), { maxKeys: 4 }).map((d) => ({ ...d })),
   ),
 })).value;
-const body = fc.dictionary(key.filter((k) => k !== 'kind' && k !== 'apiVersion'), json, { maxKeys: 5 });
+const body = fc.dictionary(
+  key.filter((k) => k !== 'kind' && k !== 'apiVersion'),
+  json,
+  { maxKeys: 5 },
+);
 
 describe('JSON Patch encoding', () => {
   it('applying the decoded patch to request.object gives the module result', async () => {

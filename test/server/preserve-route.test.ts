@@ -3,7 +3,12 @@ import { testApp } from '../support/app.ts';
 import { workloadObject } from '../support/workload-module.ts';
 
 const post = (app: ReturnType<typeof testApp>, payload: unknown) =>
-  app.inject({ method: 'POST', url: '/preserve', headers: { 'content-type': 'application/json' }, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+  app.inject({
+    method: 'POST',
+    url: '/preserve',
+    headers: { 'content-type': 'application/json' },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
 
 describe('POST /preserve', () => {
   const app = testApp();

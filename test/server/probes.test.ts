@@ -21,13 +21,18 @@ describe('probes and metrics', () => {
 
   it('/metrics counts requests by kind, operation and code, with bounded labels', async () => {
     const app = testApp();
-    const send = (payload: unknown) => app.inject({ method: 'POST', url: '/interpret', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    const send = (payload: unknown) =>
+      app.inject({ method: 'POST', url: '/interpret', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
     await send(karmadaRequest('InterpretReplica', workloadObject()));
     await send(karmadaRequest('InterpretComponent', workloadObject()));
     await send(karmadaRequest('InterpretReplica', { ...workloadObject(), apiVersion: 'random.io/v1', kind: 'Random123' }));
     const text = (await app.inject('/metrics')).body;
-    expect(text).toMatch(/karmada_interpreter_requests_total\{kind="workload.example.io\/v1alpha1\/Workload",operation="InterpretReplica",source="typescript",code="200"\} 1/);
-    expect(text).toMatch(/karmada_interpreter_requests_total\{kind="workload.example.io\/v1alpha1\/Workload",operation="InterpretComponent",source="none",code="501"\} 1/);
+    expect(text).toMatch(
+      /karmada_interpreter_requests_total\{kind="workload.example.io\/v1alpha1\/Workload",operation="InterpretReplica",source="typescript",code="200"\} 1/,
+    );
+    expect(text).toMatch(
+      /karmada_interpreter_requests_total\{kind="workload.example.io\/v1alpha1\/Workload",operation="InterpretComponent",source="none",code="501"\} 1/,
+    );
     expect(text).toMatch(/karmada_interpreter_requests_total\{kind="other",operation="InterpretReplica",source="none",code="404"\} 1/);
     expect(text).not.toMatch(/Random123/);
     expect(text).toMatch(/karmada_interpreter_request_duration_seconds_bucket/);
@@ -42,7 +47,12 @@ describe('probes and metrics', () => {
       getReplicas: () => new Promise((resolve) => (finish = () => resolve({ replicas: 1 }))),
     };
     const app = buildApp({ registry: new Registry({ 'builtin-ts': [slow] }), logger: silentLogger });
-    const pending = app.inject({ method: 'POST', url: '/interpret', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(karmadaRequest('InterpretReplica', workloadObject())) });
+    const pending = app.inject({
+      method: 'POST',
+      url: '/interpret',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(karmadaRequest('InterpretReplica', workloadObject())),
+    });
     await vi.waitFor(() => expect(finish).toBeTypeOf('function'));
     expect((await app.inject('/metrics')).body).toMatch(/karmada_interpreter_requests_in_flight 1/);
     finish();

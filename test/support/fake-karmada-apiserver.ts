@@ -105,7 +105,9 @@ export async function startFakeKarmadaApiserver(): Promise<FakeKarmadaApiserver>
   const apply = (name: string, body: any, manager: string, force: boolean): { code: number; payload: unknown } => {
     const existing = objects.get(name);
     const owners = ownership.get(name) ?? new Map<string, Set<string>>();
-    const next = existing ? structuredClone(existing) : { apiVersion: body.apiVersion, kind: body.kind, metadata: { name, uid: `uid-${name}`, creationTimestamp: new Date().toISOString() } };
+    const next = existing
+      ? structuredClone(existing)
+      : { apiVersion: body.apiVersion, kind: body.kind, metadata: { name, uid: `uid-${name}`, creationTimestamp: new Date().toISOString() } };
     const applied = fieldsOf(body);
     const current = fieldsOf(existing);
     const conflicts = [...applied].filter(([path, value]) => {
@@ -147,7 +149,14 @@ export async function startFakeKarmadaApiserver(): Promise<FakeKarmadaApiserver>
       const url = new URL(req.url ?? '/', 'https://localhost');
       const path = url.pathname;
       const text = Buffer.concat(chunks).toString('utf8');
-      const call: RecordedCall = { method: req.method ?? '', path, query: Object.fromEntries(url.searchParams), contentType: req.headers['content-type'], text, status: 0 };
+      const call: RecordedCall = {
+        method: req.method ?? '',
+        path,
+        query: Object.fromEntries(url.searchParams),
+        contentType: req.headers['content-type'],
+        text,
+        status: 0,
+      };
       calls.push(call);
       const send = (code: number, payload: unknown) => {
         call.status = code;
@@ -168,7 +177,14 @@ export async function startFakeKarmadaApiserver(): Promise<FakeKarmadaApiserver>
       }
 
       if (path === CUSTOMIZATIONS && fake.forbidCustomizations) {
-        return send(403, status(403, 'Forbidden', 'resourceinterpretercustomizations.config.karmada.io is forbidden: User "system:serviceaccount:karmada-interpreter:karmada-interpreter-register" cannot list resource "resourceinterpretercustomizations" in API group "config.karmada.io" at the cluster scope'));
+        return send(
+          403,
+          status(
+            403,
+            'Forbidden',
+            'resourceinterpretercustomizations.config.karmada.io is forbidden: User "system:serviceaccount:karmada-interpreter:karmada-interpreter-register" cannot list resource "resourceinterpretercustomizations" in API group "config.karmada.io" at the cluster scope',
+          ),
+        );
       }
       if (path === CUSTOMIZATIONS && req.method === 'GET') {
         const all = [...customizations.values()].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
@@ -176,28 +192,49 @@ export async function startFakeKarmadaApiserver(): Promise<FakeKarmadaApiserver>
         const limit = Number(call.query.limit ?? 0) || all.length;
         const items = all.slice(start, start + limit);
         const more = start + limit < all.length;
-        return send(200, { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterCustomizationList', metadata: { resourceVersion: String(resourceVersion), ...(more ? { continue: String(start + limit) } : {}) }, items });
+        return send(200, {
+          apiVersion: 'config.karmada.io/v1alpha1',
+          kind: 'ResourceInterpreterCustomizationList',
+          metadata: { resourceVersion: String(resourceVersion), ...(more ? { continue: String(start + limit) } : {}) },
+          items,
+        });
       }
 
       const name = path.startsWith(`${WEBHOOK_CONFIGURATIONS}/`) ? decodeURIComponent(path.slice(WEBHOOK_CONFIGURATIONS.length + 1)) : undefined;
-      if (name === undefined || name === '' || name.includes('/')) return send(404, status(404, 'NotFound', `the server could not find the requested resource (${req.method} ${path})`));
+      if (name === undefined || name === '' || name.includes('/'))
+        return send(404, status(404, 'NotFound', `the server could not find the requested resource (${req.method} ${path})`));
       const notFound = () => send(404, status(404, 'NotFound', `resourceinterpreterwebhookconfigurations.config.karmada.io "${name}" not found`));
       if (req.method === 'GET') return objects.has(name) ? send(200, objects.get(name)) : notFound();
-      if (req.method !== 'PATCH') return send(405, status(405, 'MethodNotAllowed', `${req.method} is not what register should send (server-side apply is a PATCH)`));
+      if (req.method !== 'PATCH')
+        return send(405, status(405, 'MethodNotAllowed', `${req.method} is not what register should send (server-side apply is a PATCH)`));
 
       if (call.contentType !== APPLY_PATCH_CONTENT_TYPE) {
-        return send(415, status(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${APPLY_PATCH_CONTENT_TYPE} (only server-side apply is expected here)`));
+        return send(
+          415,
+          status(
+            415,
+            'UnsupportedMediaType',
+            `the body of the request was in an unknown format - accepted media types include: ${APPLY_PATCH_CONTENT_TYPE} (only server-side apply is expected here)`,
+          ),
+        );
       }
       const manager = call.query.fieldManager;
-      if (!manager) return send(422, status(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch'));
-      if (call.query.force !== undefined && !['true', 'false'].includes(call.query.force)) return send(400, status(400, 'BadRequest', `force=${call.query.force} is not a boolean`));
+      if (!manager)
+        return send(422, status(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch'));
+      if (call.query.force !== undefined && !['true', 'false'].includes(call.query.force))
+        return send(400, status(400, 'BadRequest', `force=${call.query.force} is not a boolean`));
       const body = call.body;
       if (body?.apiVersion !== 'config.karmada.io/v1alpha1' || body?.kind !== 'ResourceInterpreterWebhookConfiguration') {
-        return send(400, status(400, 'BadRequest', 'apply needs the whole object: apiVersion config.karmada.io/v1alpha1 and kind ResourceInterpreterWebhookConfiguration'));
+        return send(
+          400,
+          status(400, 'BadRequest', 'apply needs the whole object: apiVersion config.karmada.io/v1alpha1 and kind ResourceInterpreterWebhookConfiguration'),
+        );
       }
-      if (body.metadata?.name !== name) return send(400, status(400, 'BadRequest', `the name of the object (${body.metadata?.name}) does not match the name on the URL (${name})`));
+      if (body.metadata?.name !== name)
+        return send(400, status(400, 'BadRequest', `the name of the object (${body.metadata?.name}) does not match the name on the URL (${name})`));
       if (body.metadata.managedFields !== undefined) return send(400, status(400, 'BadRequest', 'metadata.managedFields must be nil'));
-      if (body.metadata.resourceVersion !== undefined) return send(409, status(409, 'Conflict', 'an apply that sends a resourceVersion is a precondition; register must not send one'));
+      if (body.metadata.resourceVersion !== undefined)
+        return send(409, status(409, 'Conflict', 'an apply that sends a resourceVersion is a precondition; register must not send one'));
       const { code, payload } = apply(name, body, manager, call.query.force === 'true');
       return send(code, payload);
     });

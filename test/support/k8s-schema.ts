@@ -44,7 +44,8 @@ export function checkAgainstModel(value: unknown, type: string, path = ''): stri
     if (Array.isArray(value)) value.forEach((item, i) => problems.push(...checkAgainstModel(item, array[1]!, `${path}[${i}]`)));
   } else if (map) {
     expect(kindOf(value) === 'object', 'a map');
-    if (kindOf(value) === 'object') for (const [key, item] of Object.entries(value as object)) problems.push(...checkAgainstModel(item, map[1]!, `${path}.${key}`));
+    if (kindOf(value) === 'object')
+      for (const [key, item] of Object.entries(value as object)) problems.push(...checkAgainstModel(item, map[1]!, `${path}.${key}`));
   } else if (type === 'string') expect(typeof value === 'string', 'a string');
   else if (type === 'number') expect(typeof value === 'number' && Number.isFinite(value), 'a number');
   else if (type === 'boolean') expect(typeof value === 'boolean', 'a boolean');

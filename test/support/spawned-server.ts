@@ -107,7 +107,11 @@ export function send(
       },
     );
     req.on('error', reject);
-    if (options.writeBody) options.writeBody((chunk) => req.write(chunk), () => req.end());
+    if (options.writeBody)
+      options.writeBody(
+        (chunk) => req.write(chunk),
+        () => req.end(),
+      );
     else req.end(options.body);
   });
 }

@@ -20,7 +20,10 @@ function severity(type: string, status: unknown): number {
 }
 
 const latest = (values: unknown[]): string | undefined =>
-  values.filter((v): v is string => typeof v === 'string' && v !== '').sort().at(-1); // RFC 3339 UTC sorts as text
+  values
+    .filter((v): v is string => typeof v === 'string' && v !== '')
+    .sort()
+    .at(-1); // RFC 3339 UTC sorts as text
 
 /**
  * One condition per type, in order of first appearance: the worst status any member reports, the

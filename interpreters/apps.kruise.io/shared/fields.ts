@@ -44,5 +44,4 @@ export function templateReplicas(obj: KObject): ReplicaResult {
 export const annotationsOf = (obj: KObject): Record<string, unknown> =>
   isJsonObject(obj.metadata) && isJsonObject(obj.metadata.annotations) ? obj.metadata.annotations : {};
 
-export const labelsOf = (obj: KObject): Record<string, unknown> =>
-  isJsonObject(obj.metadata) && isJsonObject(obj.metadata.labels) ? obj.metadata.labels : {};
+export const labelsOf = (obj: KObject): Record<string, unknown> => (isJsonObject(obj.metadata) && isJsonObject(obj.metadata.labels) ? obj.metadata.labels : {});

@@ -6,10 +6,7 @@ import { intOr0, specReplicas } from './fields.ts';
 
 /** Kruise (v1.9+) reports a stuck rollout like a Deployment does. */
 function progressDeadlineExceeded(conditions: unknown): boolean {
-  return (
-    Array.isArray(conditions) &&
-    conditions.some((c) => isJsonObject(c) && c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded')
-  );
+  return Array.isArray(conditions) && conditions.some((c) => isJsonObject(c) && c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded');
 }
 
 /**

@@ -84,7 +84,8 @@ export function aggregateKruiseStatus(template: KObject, items: AggregatedStatus
 
   // A loop, not Math.max(...list): spreading a request-sized list overflows the call stack.
   let collisionCount: number | undefined;
-  for (const s of statuses) if (Number.isInteger(s.collisionCount) && (collisionCount === undefined || s.collisionCount > collisionCount)) collisionCount = s.collisionCount;
+  for (const s of statuses)
+    if (Number.isInteger(s.collisionCount) && (collisionCount === undefined || s.collisionCount > collisionCount)) collisionCount = s.collisionCount;
   if (collisionCount !== undefined) status.collisionCount = collisionCount;
   const conditions = mergeConditions(reports.map((item) => ({ clusterName: item.clusterName, conditions: item.status.conditions })));
   if (conditions !== undefined) status.conditions = conditions;

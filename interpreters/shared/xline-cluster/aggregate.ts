@@ -71,7 +71,10 @@ export function aggregateStatus(api: XlineApi, obj: KObject, items: AggregatedSt
   const conditions: Condition[] = [healthCondition(api, problems, degraded, api.summary(reported), sorted.length)];
   const placed = reported.filter((r) => isCount(r.status[api.sizeField]) && r.status[api.sizeField] > 0);
   if (placed.length > 0) {
-    const verdict = placementVerdict(placed.map((r) => ({ cluster: r.cluster, members: r.status[api.sizeField] })), obj.spec?.[api.sizeField]);
+    const verdict = placementVerdict(
+      placed.map((r) => ({ cluster: r.cluster, members: r.status[api.sizeField] })),
+      obj.spec?.[api.sizeField],
+    );
     conditions.push({ type: PLACEMENT_CONDITION, status: verdict.survivesClusterLoss ? 'True' : 'False', reason: verdict.reason, message: verdict.message });
   }
   status.conditions = conditions;

@@ -47,7 +47,10 @@ export interface XlineApi {
    * `everyClusterReported`: no cluster is unapplied or silent; `everyClusterCurrent`: every reporting
    * cluster runs the template's latest generation; `details`: "cluster: message" per problem.
    */
-  aggregate(reported: ReadonlyArray<Reported>, context: { everyClusterReported: boolean; everyClusterCurrent: boolean; details: string[] }): Record<string, unknown>;
+  aggregate(
+    reported: ReadonlyArray<Reported>,
+    context: { everyClusterReported: boolean; everyClusterCurrent: boolean; details: string[] },
+  ): Record<string, unknown>;
   /** Extra words for the health condition's message (totals). */
   summary(reported: ReadonlyArray<Reported>): string | undefined;
   dependencies(obj: KObject): DependentObjectReference[];

@@ -11,7 +11,10 @@ import { interpretHealth, reflectStatus } from './status.ts';
 /** The object must be of the API version this interpreter serves: the two CRDs share no field layout. */
 function checked(api: XlineApi, obj: KObject): KObject {
   if (obj?.apiVersion !== api.apiVersion) {
-    throw new InterpreterError(400, `XlineCluster apiVersion ${JSON.stringify(obj?.apiVersion)} is not ${api.apiVersion} (served by the ${api.operator} module)`);
+    throw new InterpreterError(
+      400,
+      `XlineCluster apiVersion ${JSON.stringify(obj?.apiVersion)} is not ${api.apiVersion} (served by the ${api.operator} module)`,
+    );
   }
   return obj;
 }

@@ -18,15 +18,7 @@ import { aggregateKruiseStatus, reflectKruiseStatus, type StatusProfile } from '
 export const PROPAGATE_GOVERNING_SERVICE_ANNOTATION = 'interpreter.karmada.io/propagate-governing-service';
 
 const STATUS: StatusProfile = {
-  counters: [
-    'replicas',
-    'readyReplicas',
-    'availableReplicas',
-    'currentReplicas',
-    'updatedReplicas',
-    'updatedReadyReplicas',
-    'updatedAvailableReplicas',
-  ],
+  counters: ['replicas', 'readyReplicas', 'availableReplicas', 'currentReplicas', 'updatedReplicas', 'updatedReadyReplicas', 'updatedAvailableReplicas'],
   volumeClaims: true,
 };
 
@@ -92,9 +84,7 @@ export const advancedStatefulSet: KindInterpreter = {
   getDependencies(obj) {
     const template = spec(obj).template;
     const namespace = isJsonObject(obj.metadata) && typeof obj.metadata.namespace === 'string' ? obj.metadata.namespace : '';
-    const dependencies = isJsonObject(template)
-      ? podTemplateDependencies(template, namespace, { excludeClaimNames: volumeClaimTemplateNames(obj) })
-      : [];
+    const dependencies = isJsonObject(template) ? podTemplateDependencies(template, namespace, { excludeClaimNames: volumeClaimTemplateNames(obj) }) : [];
     const serviceName = spec(obj).serviceName;
     if (annotationsOf(obj)[PROPAGATE_GOVERNING_SERVICE_ANNOTATION] === 'true' && typeof serviceName === 'string' && serviceName !== '') {
       dependencies.push({ apiVersion: 'v1', kind: 'Service', namespace, name: serviceName });

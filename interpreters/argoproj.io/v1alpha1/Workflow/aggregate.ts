@@ -90,9 +90,17 @@ function multiClusterStatus(runs: MemberRun[]): JsonObject {
   const phase = combinedPhase(runs.map((run) => run.phase));
   const allCompleted = runs.every((run) => COMPLETED_PHASES.has(run.phase));
   if (phase !== '') status.phase = phase;
-  const startedAt = extremeTime(runs.map((run) => run.status.startedAt), 'earliest');
+  const startedAt = extremeTime(
+    runs.map((run) => run.status.startedAt),
+    'earliest',
+  );
   if (startedAt) status.startedAt = startedAt;
-  const finishedAt = allCompleted ? extremeTime(runs.map((run) => run.status.finishedAt), 'latest') : undefined;
+  const finishedAt = allCompleted
+    ? extremeTime(
+        runs.map((run) => run.status.finishedAt),
+        'latest',
+      )
+    : undefined;
   if (finishedAt) status.finishedAt = finishedAt;
   const progress = sumProgress(runs.map((run) => run.status.progress));
   if (progress) status.progress = progress;

@@ -140,7 +140,9 @@ export function getDependencies(workflow: KObject): DependentObjectReference[] {
   const deps = new DependencySet();
 
   // PVCs from volumeClaimTemplates are created by the Argo controller as `<workflow>-<name>`.
-  const claimTemplateNames = asArray(spec.volumeClaimTemplates).map((claim) => claim?.metadata?.name).filter((name): name is string => typeof name === 'string');
+  const claimTemplateNames = asArray(spec.volumeClaimTemplates)
+    .map((claim) => claim?.metadata?.name)
+    .filter((name): name is string => typeof name === 'string');
   for (const ref of podTemplateDependencies(unionPod(spec), namespace ?? '', { excludeClaimNames: claimTemplateNames })) {
     // The synthetic pod carries no serviceAccountName; service accounts are collected below.
     deps.addRef(ref);

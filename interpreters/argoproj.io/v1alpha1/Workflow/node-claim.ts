@@ -10,7 +10,14 @@
 // gpu=h100, or two disjoint pools) no single node satisfies the claim, and a cluster passes Karmada's
 // estimator only if it really has such a node; that is the price of never placing a workflow where one
 // of its pods cannot run.
-import { isJsonObject, type JsonObject, type NodeClaim, type NodeSelectorRequirement, type NodeSelectorTerm, type Toleration } from '../../../../src/interpreter/types.ts';
+import {
+  isJsonObject,
+  type JsonObject,
+  type NodeClaim,
+  type NodeSelectorRequirement,
+  type NodeSelectorTerm,
+  type Toleration,
+} from '../../../../src/interpreter/types.ts';
 import { typedNodeSelector, typedNodeSelectorMap, typedTolerations } from '../../../../src/k8s/pod-requirements.ts';
 import type { WorkBudget } from '../../../shared/work-budget.ts';
 

@@ -29,8 +29,7 @@ const hasItems = (value: unknown): value is unknown[] => Array.isArray(value) &&
  * (`affinity: {}` replaces the parent's and the workflow's affinity with none).
  */
 function podConstraints(template: JsonObject, boundary: JsonObject | undefined, spec: JsonObject): PodConstraints {
-  const pick = <T>(isSet: (value: unknown) => value is T, field: string): T | undefined =>
-    [template[field], boundary?.[field], spec[field]].find(isSet);
+  const pick = <T>(isSet: (value: unknown) => value is T, field: string): T | undefined => [template[field], boundary?.[field], spec[field]].find(isSet);
   const constraints: PodConstraints = {};
   const nodeSelector = pick(hasEntries, 'nodeSelector');
   if (nodeSelector) constraints.nodeSelector = nodeSelector;
@@ -90,7 +89,9 @@ export function getReplicas(workflow: KObject): ReplicaResult {
     if (priorityClass) priorityClasses.add(priorityClass);
   }
 
-  const resourceRequest: ResourceList = maxOfResourceLists([...shapes.values()].map((shape) => podTemplateRequirements(templatePod(shape, spec))?.resourceRequest));
+  const resourceRequest: ResourceList = maxOfResourceLists(
+    [...shapes.values()].map((shape) => podTemplateRequirements(templatePod(shape, spec))?.resourceRequest),
+  );
   const nodeClaim = conjunctionClaim(pods, budget);
   const priorityClassName = claimedPriorityClass(priorityClasses, spec);
 

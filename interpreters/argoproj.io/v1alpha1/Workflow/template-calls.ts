@@ -31,7 +31,8 @@ interface Target {
 /** The handlers a step, task or the workflow runs besides its main template: `onExit` and every hook. */
 function handlers(holder: Template): Target[] {
   const targets: Target[] = [{ name: holder.onExit }];
-  if (isJsonObject(holder.hooks)) for (const hook of Object.values(holder.hooks)) if (isJsonObject(hook)) targets.push({ name: hook.template, templateRef: hook.templateRef });
+  if (isJsonObject(holder.hooks))
+    for (const hook of Object.values(holder.hooks)) if (isJsonObject(hook)) targets.push({ name: hook.template, templateRef: hook.templateRef });
   return targets;
 }
 

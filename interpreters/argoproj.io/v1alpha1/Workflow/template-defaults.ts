@@ -104,7 +104,13 @@ function mergeContainers(base: JsonObject | undefined, patch: JsonObject | undef
  * (`normalizeElementOrder`/`mergeSortedSlice` in k8s.io/apimachinery pkg/util/strategicpatch). Maps
  * instead of upstream's linear searches keep it linear.
  */
-export function mergeListByKey(base: unknown[] | undefined, patch: unknown[] | undefined, key: string, mergeItems: (a: JsonObject, b: JsonObject) => JsonObject, budget: WorkBudget): unknown[] | undefined {
+export function mergeListByKey(
+  base: unknown[] | undefined,
+  patch: unknown[] | undefined,
+  key: string,
+  mergeItems: (a: JsonObject, b: JsonObject) => JsonObject,
+  budget: WorkBudget,
+): unknown[] | undefined {
   if (!base || !patch) return patch ?? base;
   budget.charge(base.length + patch.length, 'applying spec.templateDefaults to every template');
   const keyOf = (item: unknown): unknown => (isJsonObject(item) ? (item[key] ?? '') : undefined);
@@ -160,7 +166,9 @@ export function withTemplateDefaults(template: JsonObject, defaults: JsonObject 
   const nodeSelector = mergeMaps(defaults.nodeSelector, own.nodeSelector, budget);
   if (nodeSelector) out.nodeSelector = nodeSelector;
   if (defaults.affinity || own.affinity) {
-    const required = own.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? defaults.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    const required =
+      own.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ??
+      defaults.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
     out.affinity = required ? { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: required } } : {};
   }
   const tolerations = mergeListByKey(defaults.tolerations, own.tolerations, 'key', (a, b) => ({ ...a, ...b }), budget);

@@ -46,13 +46,22 @@ function aggregate(
   const out: Record<string, unknown> = {};
   if (details.length > 0) out.lastMessage = details.join('; ');
   const unfinished = reported.find((r) => typeof r.status.stage === 'string' && r.status.stage !== STAGE_COMPLETE);
-  const allComplete = everyClusterReported && everyClusterCurrent && reported.every((r) => r.status.stage === STAGE_COMPLETE && r.status.stageStatus === 'succeeded');
+  const allComplete =
+    everyClusterReported && everyClusterCurrent && reported.every((r) => r.status.stage === STAGE_COMPLETE && r.status.stageStatus === 'succeeded');
   if (unfinished) out.stage = unfinished.status.stage;
   else if (allComplete) out.stage = STAGE_COMPLETE;
   if (reported.some((r) => r.status.stageStatus === 'failed')) out.stageStatus = 'failed';
   else if (allComplete) out.stageStatus = 'succeeded';
-  for (const [field, key] of [['image', primitiveKey], ['lastApplySpecHash', primitiveKey], ['statefulSetRef', objectRefKey], ['serviceRef', objectRefKey]] as const) {
-    const value = unanimous(reported.map((r) => r.status[field]), key);
+  for (const [field, key] of [
+    ['image', primitiveKey],
+    ['lastApplySpecHash', primitiveKey],
+    ['statefulSetRef', objectRefKey],
+    ['serviceRef', objectRefKey],
+  ] as const) {
+    const value = unanimous(
+      reported.map((r) => r.status[field]),
+      key,
+    );
     if (value !== undefined) out[field] = value;
   }
   return out;
@@ -78,8 +87,6 @@ export const goOperator: XlineApi = {
   // Some operator builds mount spec.authSecret (a Secret); the others reference nothing that must travel.
   dependencies(obj) {
     const name = obj.spec?.authSecret?.name;
-    return typeof name === 'string' && name !== ''
-      ? [{ apiVersion: 'v1', kind: 'Secret', namespace: obj.metadata?.namespace, name }]
-      : [];
+    return typeof name === 'string' && name !== '' ? [{ apiVersion: 'v1', kind: 'Secret', namespace: obj.metadata?.namespace, name }] : [];
   },
 };

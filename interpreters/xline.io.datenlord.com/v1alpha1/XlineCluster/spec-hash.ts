@@ -13,33 +13,77 @@ const intPtrArg = (json: string): GoField => ({ json, type: ptr(goInt), omitempt
 
 const KEBAB_FLAGS = ['jaeger-offline', 'jaeger-online', 'jaeger-level', 'client-use-backoff'];
 const KEBAB_STRINGS = [
-  'auth-private-key', 'auth-public-key', 'jaeger-output-dir', 'log-file', 'log-rotate', 'log-level',
-  'heartbeat-interval', 'server-wait-synced-timeout', 'retry-timeout', 'rpc-timeout', 'batch-timeout',
-  'client-wait-synced-timeout', 'client-propose-timeout', 'client-initial-retry-timeout',
-  'client-max-retry-timeout', 'gc-interval', 'range-retry-timeout', 'compact-timeout',
-  'sync-victims-interval', 'watch-progress-notify-interval', 'curp-dir', 'compact-sleep-interval',
+  'auth-private-key',
+  'auth-public-key',
+  'jaeger-output-dir',
+  'log-file',
+  'log-rotate',
+  'log-level',
+  'heartbeat-interval',
+  'server-wait-synced-timeout',
+  'retry-timeout',
+  'rpc-timeout',
+  'batch-timeout',
+  'client-wait-synced-timeout',
+  'client-propose-timeout',
+  'client-initial-retry-timeout',
+  'client-max-retry-timeout',
+  'gc-interval',
+  'range-retry-timeout',
+  'compact-timeout',
+  'sync-victims-interval',
+  'watch-progress-notify-interval',
+  'curp-dir',
+  'compact-sleep-interval',
 ];
 const KEBAB_TICKS = ['follower-timeout-ticks', 'candidate-timeout-ticks', 'log-entries-cap', 'cmd-workers', 'compact-batch-size', 'quota'];
 
 /** XlineArgs with `batch-max-size` as a size string ("\d+(B|MB|GB)"), the layout of operator commit ffe15cd. */
 const kebabArgs = struct([
-  ...KEBAB_FLAGS.map(boolArg), ...KEBAB_STRINGS.map(stringArg),
-  stringArg('batch-max-size'), intArg('retry-count'), ...KEBAB_TICKS.map(intArg),
+  ...KEBAB_FLAGS.map(boolArg),
+  ...KEBAB_STRINGS.map(stringArg),
+  stringArg('batch-max-size'),
+  intArg('retry-count'),
+  ...KEBAB_TICKS.map(intArg),
 ]);
 /** The earlier XlineArgs: `batch-max-size` an int placed after `retry-count`. */
 const kebabArgsIntBatch = struct([
-  ...KEBAB_FLAGS.map(boolArg), ...KEBAB_STRINGS.map(stringArg),
-  intArg('retry-count'), intArg('batch-max-size'), ...KEBAB_TICKS.map(intArg),
+  ...KEBAB_FLAGS.map(boolArg),
+  ...KEBAB_STRINGS.map(stringArg),
+  intArg('retry-count'),
+  intArg('batch-max-size'),
+  ...KEBAB_TICKS.map(intArg),
 ]);
 /** The later XlineArgs with camelCase keys, Xline v0.7 flags and pointer integers. */
 const camelArgs = struct([
   ...['isLeader', 'jaegerOffline', 'jaegerOnline', 'jaegerLevel', 'clientUseBackoff'].map(boolArg),
   ...[
-    'authPrivateKey', 'authPublicKey', 'jaegerOutputDir', 'logFile', 'logRotate', 'logLevel', 'heartbeatInterval',
-    'serverWaitSyncedTimeout', 'retryTimeout', 'rpcTimeout', 'batchTimeout', 'clientWaitSyncedTimeout',
-    'clientProposeTimeout', 'clientInitialRetryTimeout', 'clientMaxRetryTimeout', 'gcInterval', 'rangeRetryTimeout',
-    'compactTimeout', 'syncVictimsInterval', 'watchProgressNotifyInterval', 'curpDir', 'compactSleepInterval',
-    'autoCompactMode', 'autoPeriodicRetention', 'autoRevisionRetention', 'initialClusterState',
+    'authPrivateKey',
+    'authPublicKey',
+    'jaegerOutputDir',
+    'logFile',
+    'logRotate',
+    'logLevel',
+    'heartbeatInterval',
+    'serverWaitSyncedTimeout',
+    'retryTimeout',
+    'rpcTimeout',
+    'batchTimeout',
+    'clientWaitSyncedTimeout',
+    'clientProposeTimeout',
+    'clientInitialRetryTimeout',
+    'clientMaxRetryTimeout',
+    'gcInterval',
+    'rangeRetryTimeout',
+    'compactTimeout',
+    'syncVictimsInterval',
+    'watchProgressNotifyInterval',
+    'curpDir',
+    'compactSleepInterval',
+    'autoCompactMode',
+    'autoPeriodicRetention',
+    'autoRevisionRetention',
+    'initialClusterState',
   ].map(stringArg),
   ...['retryCount', 'batchMaxSize', 'followerTimeoutTicks', 'candidateTimeoutTicks', 'logEntriesCap', 'cmdWorkers', 'compactBatchSize', 'quota'].map(intPtrArg),
 ]);
@@ -69,7 +113,10 @@ const storage: GoField[] = [
 /** XlineClusterSpec layouts, newest first; the name says which operator build used it. */
 export const SPEC_LAYOUTS: ReadonlyArray<{ name: string; type: GoType }> = [
   { name: 'camelCase bootstrapArgs', type: struct([image, bootstrapArgs(camelArgs), imagePullPolicy, replicas]) },
-  { name: 'kebab bootstrapArgs + authSecret + storage/resources', type: struct([image, bootstrapArgs(kebabArgs), imagePullPolicy, replicas, authSecret, ...storage]) },
+  {
+    name: 'kebab bootstrapArgs + authSecret + storage/resources',
+    type: struct([image, bootstrapArgs(kebabArgs), imagePullPolicy, replicas, authSecret, ...storage]),
+  },
   { name: 'kebab bootstrapArgs + authSecret', type: struct([image, bootstrapArgs(kebabArgs), imagePullPolicy, replicas, authSecret]) },
   { name: 'kebab bootstrapArgs (ffe15cd)', type: struct([image, bootstrapArgs(kebabArgs), imagePullPolicy, replicas]) },
   { name: 'kebab bootstrapArgs, integer batch-max-size', type: struct([image, bootstrapArgs(kebabArgsIntBatch), imagePullPolicy, replicas]) },
