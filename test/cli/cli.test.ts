@@ -1,15 +1,18 @@
 // The commands beside serve, run as a user runs them.
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { cli } from './run-cli.ts';
+import { tempDirs } from '../support/temp-dirs.ts';
+
+const temp = tempDirs();
+afterAll(temp.remove);
 
 const CLONESET = 'examples/requests/cloneset-revisereplica.json';
 
 async function objectFile(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'kiw-cli-'));
+  const dir = temp.make('kiw-cli-');
   const { request } = (await import(`../../${CLONESET}`, { with: { type: 'json' } })).default;
   const file = join(dir, 'cloneset.json');
   await writeFile(file, JSON.stringify(request.object));
@@ -17,28 +20,28 @@ async function objectFile(): Promise<string> {
 }
 
 describe('karmada-interpreter', () => {
-  it('--help lists every command', () => {
-    const { code, stdout } = cli(['--help']);
+  it('--help lists every command', async () => {
+    const { code, stdout } = await cli(['--help']);
     expect(code).toBe(0);
     for (const command of ['serve', 'interpret', 'test', 'check', 'conformance', 'webhook-config', 'preserve']) expect(stdout).toContain(command);
   });
 
-  it('an unknown command exits 2 with the usage', () => {
-    const { code, stderr } = cli(['frobnicate']);
+  it('an unknown command exits 2 with the usage', async () => {
+    const { code, stderr } = await cli(['frobnicate']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/unknown command "frobnicate"/);
   });
 
-  it('serve --help documents every flag with its environment variable', () => {
-    const { code, stdout } = cli(['serve', '--help']);
+  it('serve --help documents every flag with its environment variable', async () => {
+    const { code, stdout } = await cli(['serve', '--help']);
     expect(code).toBe(0);
     for (const flag of ['--port', '--host', '--cert-dir', '--tls-cert-file', '--tls-key-file', '--tls-san', '--customizations', '--log-level', '--body-limit'])
       expect(stdout).toContain(flag);
     expect(stdout).toContain('KARMADA_INTERPRETER_PORT');
   });
 
-  it('serve rejects contradictory TLS flags before starting', () => {
-    const { code, stderr } = cli(['serve', '--cert-dir', '/tmp', '--tls-cert-file', 'a']);
+  it('serve rejects contradictory TLS flags before starting', async () => {
+    const { code, stderr } = await cli(['serve', '--cert-dir', '/tmp', '--tls-cert-file', 'a']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/alternatives/);
   });
@@ -47,7 +50,7 @@ describe('karmada-interpreter', () => {
 describe('interpret', () => {
   it('ReviseReplica prints the revised object as a named YAML document', async () => {
     const file = await objectFile();
-    const { code, stdout } = cli(['interpret', '--operation', 'revisereplica', '--desired-file', file, '--desired-replica', '2']);
+    const { code, stdout } = await cli(['interpret', '--operation', 'revisereplica', '--desired-file', file, '--desired-replica', '2']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^# answered by the TypeScript module typescript:CloneSet\n---\n# \[1\/1\] revised:\n/);
     expect(parse(stdout.replace(/^#.*\n---\n/, '')).spec.replicas).toBe(2);
@@ -55,7 +58,7 @@ describe('interpret', () => {
 
   it('InterpretReplica prints replica (and requires when there are requirements)', async () => {
     const file = await objectFile();
-    const { code, stdout } = cli(['interpret', '--operation', 'InterpretReplica', '--desired-file', file]);
+    const { code, stdout } = await cli(['interpret', '--operation', 'InterpretReplica', '--desired-file', file]);
     expect(code).toBe(0);
     const docs = parseAllDocuments(stdout).map((d) => d.toJS());
     expect(docs[0]).toBe(4);
@@ -64,16 +67,16 @@ describe('interpret', () => {
 
   it('Retain without an observed file is a usage error (exit 2)', async () => {
     const file = await objectFile();
-    const { code, stderr } = cli(['interpret', '--operation', 'Retain', '--desired-file', file]);
+    const { code, stderr } = await cli(['interpret', '--operation', 'Retain', '--desired-file', file]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/Retain needs both/);
   });
 
   it('an unserved kind exits 1 with the interpreter message', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'kiw-cli-'));
+    const dir = temp.make('kiw-cli-');
     const file = join(dir, 'deploy.yaml');
     await writeFile(file, 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\n');
-    const { code, stderr } = cli(['interpret', '--operation', 'InterpretHealth', '--observed-file', file]);
+    const { code, stderr } = await cli(['interpret', '--operation', 'InterpretHealth', '--observed-file', file]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/code 404.*not served/);
   });
@@ -81,11 +84,11 @@ describe('interpret', () => {
 
 describe('test', () => {
   it('passes on the built-in testdata and fails with file and case name on a wrong expectation', async () => {
-    const ok = cli(['test']);
+    const ok = await cli(['test']);
     expect(ok.stdout).toMatch(/^\d+ passed, 0 failed$/m);
     expect(ok.code).toBe(0);
 
-    const dir = await mkdtemp(join(tmpdir(), 'kiw-cli-'));
+    const dir = temp.make('kiw-cli-');
     await writeFile(
       join(dir, 'bad-test.yaml'),
       `name: wrong replicas
@@ -99,7 +102,7 @@ output:
   replica: 4
 `,
     );
-    const bad = cli(['test', join(dir, 'bad-test.yaml')]);
+    const bad = await cli(['test', join(dir, 'bad-test.yaml')]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/FAIL .*bad-test\.yaml: wrong replicas/);
     expect(bad.stdout).toMatch(/^0 passed, 1 failed$/m);
@@ -108,9 +111,9 @@ output:
 
 describe('webhook-config', () => {
   it('lists every served kind with exactly its operations and passes Karmada validation rules', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'kiw-cli-'));
+    const dir = temp.make('kiw-cli-');
     await writeFile(join(dir, 'ca.crt'), '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
-    const { code, stdout } = cli([
+    const { code, stdout } = await cli([
       'webhook-config',
       '--service',
       'karmada-system/karmada-interpreter-webhook',
@@ -147,8 +150,8 @@ describe('webhook-config', () => {
     [['--service', 'ns/svc/Interpret_Path'], /DNS-1123/],
     [['--service', 'ns/svc', '--timeout-seconds', '31'], /1-30/],
     [[], /exactly one of --url or --service/],
-  ])('rejects %j', (args, message) => {
-    const { code, stderr } = cli(['webhook-config', ...(args as string[])]);
+  ])('rejects %j', async (args, message) => {
+    const { code, stderr } = await cli(['webhook-config', ...(args as string[])]);
     expect(code).toBe(2);
     expect(stderr).toMatch(message as RegExp);
   });
@@ -157,7 +160,7 @@ describe('webhook-config', () => {
 describe("Karmada's layout: customizations.yaml beside testdata/", () => {
   // <group>/<version>/<Kind>/customizations.yaml + testdata/, as in Karmada's thirdparty tree.
   async function karmadaTree(): Promise<string> {
-    const root = await mkdtemp(join(tmpdir(), 'kiw-cli-'));
+    const root = temp.make('kiw-cli-');
     const kind = async (group: string, version: string, kindName: string, rules: string, cases: string) => {
       const dir = join(root, group, version, kindName);
       await mkdir(join(dir, 'testdata'), { recursive: true });
@@ -219,14 +222,14 @@ output:
   }
 
   it('test runs the scripts beside the cases, before our own interpreters', async () => {
-    const run = cli(['test', await karmadaTree()]);
+    const run = await cli(['test', await karmadaTree()]);
     expect(run.stderr).toMatch(/using the customizations beside the cases: .*CloneSet\/customizations\.yaml, .*Widget\/customizations\.yaml/);
     expect(run.stdout).toMatch(/^3 passed, 0 failed$/m);
     expect(run.code).toBe(0);
   });
 
   it('conformance lets them answer only what we do not implement', async () => {
-    const run = cli(['conformance', await karmadaTree()]);
+    const run = await cli(['conformance', await karmadaTree()]);
     expect(run.stdout).toContain(
       'answered by the customizations.yaml beside their testdata:\n  apps.kruise.io/v1alpha1 CloneSet: InterpretComponent\n  example.io/v1 Widget: InterpretHealth\n',
     );

@@ -1,9 +1,12 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseDuration, parseSize, SERVE_OPTIONS, serveConfig } from '../../src/config.ts';
 import { formatGoDuration, parseGoDuration } from '../../src/go/duration.ts';
+import { tempDirs } from '../support/temp-dirs.ts';
+
+const temp = tempDirs();
+afterAll(temp.remove);
 
 describe('serve configuration', () => {
   it('has working defaults', () => {
@@ -22,7 +25,7 @@ describe('serve configuration', () => {
   });
 
   it('reads every flag from its environment variable, and a flag beats its variable', () => {
-    const base = mkdtempSync(join(tmpdir(), 'kiw-config-'));
+    const base = temp.make('kiw-config-');
     const [ric1, ric2, x, y] = ['ric1', 'ric2', 'x', 'y'].map((name) => mkdtempSync(join(base, name)));
     const env = {
       KARMADA_INTERPRETER_PORT: '9443',
