@@ -224,7 +224,8 @@ describe('deadline', () => {
     const app = buildApp({ registry: new Registry({ 'builtin-ts': [slow] }), logger: silentLogger });
     const started = Date.now();
     const body = await post(app, karmadaRequest('InterpretReplica', workloadObject()), undefined, '/interpret?timeout=1s');
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Answered at the caller's deadline, not when the module finally returns (3 s).
+    expect(Date.now() - started).toBeLessThan(2900);
     expect(body.response.status.code).toBe(504);
     expect(body.response.uid).toMatch(/^00000000/);
   });
