@@ -8,7 +8,6 @@
 // No library does byte budgets across requests (rate limiters count requests), and it is a counter and a
 // list of paused readers.
 import type { IncomingMessage } from 'node:http';
-import { StringDecoder } from 'node:string_decoder';
 
 export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 /** Four bodies of the largest default size at once; thousands of usual ones (2-40 KiB). */
@@ -60,7 +59,9 @@ export class BodyBudget {
   used = 0;
   readonly limitBytes: number;
   /** Bodies still arriving, oldest first; paused ones are resumed in that order. */
-  private readonly arriving: Array<{ resume: () => void; paused: boolean }> = [];
+  private readonly arriving: BodyReader[] = [];
+  /** Looks for bodies that stopped arriving, while any is arriving (one timer for all of them). */
+  private idleSweep: NodeJS.Timeout | undefined;
 
   constructor(limitBytes: number) {
     this.limitBytes = limitBytes;
@@ -82,69 +83,120 @@ export class BodyBudget {
   /** Reads one body; `reservation` keeps its bytes counted until the caller releases it. */
   read(stream: IncomingMessage, bodyLimit: number, idleMs: number, reservation: Reservation): Promise<ReadBody> {
     return new Promise((resolve, reject) => {
-      // Decoded chunk by chunk, so a large body's decoding is spread over its arrival instead of one block at the end.
-      const decoder = new StringDecoder('utf8');
-      let pieces: string[] = [];
-      let size = 0;
-      let kept: string | undefined;
-      let idleTimer: NodeJS.Timeout | undefined;
-      const reader = {
-        paused: false,
-        resume: () => {
-          reader.paused = false;
-          stream.resume();
-          armIdle();
-        },
-      };
+      const reader = new BodyReader(this, stream, bodyLimit, idleMs, reservation, resolve, reject);
       this.arriving.push(reader);
-      const done = () => {
-        clearTimeout(idleTimer);
-        const at = this.arriving.indexOf(reader);
-        if (at >= 0) this.arriving.splice(at, 1);
-        stream.off('data', onData);
-        // The next oldest body may have been paused behind this one.
-        this.giveBack(0);
-      };
-      const armIdle = () => {
-        clearTimeout(idleTimer);
-        idleTimer = setTimeout(() => {
-          done();
-          const received = kept ?? pieces.join('').slice(0, KEEP_WHEN_TRUNCATED);
-          pieces = [];
-          reject(new BodyStalledError(idleMs, received));
-        }, idleMs);
-      };
-      const onData = (chunk: Buffer) => {
-        armIdle();
-        size += chunk.length;
-        if (kept !== undefined) return; // over the limit: read and dropped
-        if (size > bodyLimit) {
-          kept = (pieces.join('') + decoder.write(chunk)).slice(0, KEEP_WHEN_TRUNCATED);
-          pieces = [];
-          return;
-        }
-        pieces.push(decoder.write(chunk));
-        reservation.add(chunk.length);
-        if (this.used > this.limitBytes && this.arriving[0] !== reader) {
-          reader.paused = true;
-          clearTimeout(idleTimer); // waiting for room is not the sender's stall
-          stream.pause();
-        }
-      };
-      stream.on('data', onData);
-      stream.once('end', () => {
-        done();
-        if (kept !== undefined) return resolve({ body: kept, truncatedAt: bodyLimit });
-        pieces.push(decoder.end());
-        const body = pieces.length === 2 ? pieces[0]! + pieces[1]! : pieces.join('');
-        pieces = [];
-        resolve({ body });
-      });
-      stream.once('error', (error) => {
-        done();
-        reject(error);
-      });
-      armIdle();
+      this.idleSweep ??= setInterval(() => this.sweep(), Math.min(1000, Math.max(10, idleMs / 4))).unref();
     });
+  }
+
+  /** Whether this reader must pause: past the budget, unless it is the oldest body still arriving. */
+  mustPause(reader: BodyReader): boolean {
+    return this.used > this.limitBytes && this.arriving[0] !== reader;
+  }
+
+  finished(reader: BodyReader): void {
+    const at = this.arriving.indexOf(reader);
+    if (at >= 0) this.arriving.splice(at, 1);
+    if (this.arriving.length === 0) {
+      clearInterval(this.idleSweep);
+      this.idleSweep = undefined;
+    }
+    // The next oldest body may have been paused behind this one.
+    this.giveBack(0);
+  }
+
+  private sweep(): void {
+    const now = performance.now();
+    for (const reader of [...this.arriving]) reader.checkIdle(now);
+  }
+}
+
+/** One body being read: its chunks (decoded once it is whole), its bytes in the budget, its last activity. */
+class BodyReader {
+  paused = false;
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private kept: string | undefined;
+  /** performance.now() of the last chunk (or of being resumed: waiting for room is not the sender's stall). */
+  private lastActivity = performance.now();
+  private readonly budget: BodyBudget;
+  private readonly stream: IncomingMessage;
+  private readonly bodyLimit: number;
+  private readonly idleMs: number;
+  private readonly reservation: Reservation;
+  private readonly resolve: (body: ReadBody) => void;
+  private readonly reject: (error: Error) => void;
+
+  constructor(
+    budget: BodyBudget,
+    stream: IncomingMessage,
+    bodyLimit: number,
+    idleMs: number,
+    reservation: Reservation,
+    resolve: (body: ReadBody) => void,
+    reject: (error: Error) => void,
+  ) {
+    this.budget = budget;
+    this.stream = stream;
+    this.bodyLimit = bodyLimit;
+    this.idleMs = idleMs;
+    this.reservation = reservation;
+    this.resolve = resolve;
+    this.reject = reject;
+    stream.on('data', this.onData);
+    stream.once('end', this.onEnd);
+    stream.once('error', this.onError);
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.lastActivity = performance.now();
+    this.stream.resume();
+  }
+
+  checkIdle(now: number): void {
+    if (this.paused || now - this.lastActivity < this.idleMs) return;
+    this.finish();
+    const received = this.kept ?? Buffer.concat(this.chunks).toString('utf8', 0, KEEP_WHEN_TRUNCATED);
+    this.chunks = [];
+    this.reject(new BodyStalledError(this.idleMs, received));
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    this.lastActivity = performance.now();
+    this.size += chunk.length;
+    if (this.kept !== undefined) return; // over the limit: read and dropped
+    if (this.size > this.bodyLimit) {
+      this.kept = Buffer.concat([...this.chunks, chunk]).toString('utf8', 0, KEEP_WHEN_TRUNCATED);
+      this.chunks = [];
+      return;
+    }
+    this.chunks.push(chunk);
+    this.reservation.add(chunk.length);
+    if (this.budget.mustPause(this)) {
+      this.paused = true;
+      this.stream.pause();
+    }
+  };
+
+  private readonly onEnd = (): void => {
+    this.finish();
+    if (this.kept !== undefined) return this.resolve({ body: this.kept, truncatedAt: this.bodyLimit });
+    // One chunk (most requests: a small body in one TLS record) is decoded as it is.
+    const body = (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size)).toString('utf8');
+    this.chunks = [];
+    this.resolve({ body });
+  };
+
+  private readonly onError = (error: Error): void => {
+    this.finish();
+    this.reject(error);
+  };
+
+  private finish(): void {
+    this.stream.off('data', this.onData);
+    this.stream.off('end', this.onEnd);
+    this.stream.off('error', this.onError);
+    this.budget.finished(this);
   }
 }
