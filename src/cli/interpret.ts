@@ -8,7 +8,8 @@ import type { LayerName } from '../interpreter/registry.ts';
 import { caseInput, compareResults, loadTestCases, resultsOf, type TestCase } from '../testcases/cases.ts';
 import { OPERATIONS, type AggregatedStatusItem, type KObject, type Operation } from '../interpreter/types.ts';
 import type { LuaKindInterpreter } from '../lua/interpreter.ts';
-import { apiVersionOf, type InterpreterRequest } from '../protocol/wire.ts';
+import { interpretInputOf } from '../protocol/exchange.ts';
+import type { InterpreterRequest } from '../protocol/wire.ts';
 import { envelopeProblem } from '../protocol/schema.ts';
 import { loadRegistry, readDocuments, readSingleDocument, REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, UsageError } from './common.ts';
 
@@ -230,14 +231,5 @@ async function jobFromFile(path: string, caseName: string | undefined): Promise<
 function inputFromEnvelope(doc: Record<string, unknown>, path: string): InterpretInput {
   const problem = envelopeProblem(doc);
   if (problem) throw new Error(`${path}: ${problem}`);
-  const request = doc.request as InterpreterRequest;
-  return {
-    apiVersion: apiVersionOf(request.kind),
-    kind: request.kind.kind,
-    operation: request.operation,
-    object: request.object,
-    observedObject: request.observedObject,
-    replicas: request.replicas,
-    aggregatedStatus: request.aggregatedStatus,
-  };
+  return interpretInputOf(doc.request as InterpreterRequest);
 }

@@ -1,7 +1,7 @@
 // One /interpret exchange, independent of the HTTP framework: raw body in, response envelope out.
 // The server, the in-process replay and the tests all go through here, so the wire behaviour is
 // defined in exactly one place. Every path answers an envelope; nothing throws.
-import { interpret, type InterpretOutcome } from '../interpreter/dispatch.ts';
+import { interpret, type InterpretInput, type InterpretOutcome } from '../interpreter/dispatch.ts';
 import type { Registry } from '../interpreter/registry.ts';
 import { diff, encodePatch } from './patch.ts';
 import { envelopeProblem } from './schema.ts';
@@ -108,18 +108,24 @@ export async function handleExchange(registry: Registry, raw: RawInterpretReques
   return exchangeFor(registry, request!);
 }
 
-/** Runs a validated request and builds the response envelope. */
-export async function exchangeFor(registry: Registry, request: InterpreterRequest): Promise<Exchange> {
-  const apiVersion = apiVersionOf(request.kind);
-  const outcome = await interpret(registry, {
-    apiVersion,
+/** What the dispatcher needs from a validated request. */
+export function interpretInputOf(request: InterpreterRequest): InterpretInput {
+  return {
+    apiVersion: apiVersionOf(request.kind),
     kind: request.kind.kind,
     operation: request.operation,
     object: request.object,
     observedObject: request.observedObject,
     replicas: request.replicas,
     aggregatedStatus: request.aggregatedStatus,
-  });
+  };
+}
+
+/** Runs a validated request and builds the response envelope. */
+export async function exchangeFor(registry: Registry, request: InterpreterRequest): Promise<Exchange> {
+  const input = interpretInputOf(request);
+  const apiVersion = input.apiVersion;
+  const outcome = await interpret(registry, input);
   if (!outcome.ok) {
     const response = failure(request.uid, outcome.code, outcome.message);
     return exchangeOf(request, apiVersion, response, outcome.code, outcome.implementation, outcome.cause, outcome.reason);
