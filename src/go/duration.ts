@@ -1,4 +1,4 @@
-// Go's time.ParseDuration text ("1m30s", "1h", "500ms", "1.5s", ".5s", "0"), the form Karmada puts in
+// Go's time.ParseDuration text ("1m30s", "1h", "1.5s", ".5s", "0"), the form Karmada puts in
 // ?timeout= and Kubernetes users write in flags. Negative durations are refused: nothing here can
 // wait a negative time. Written by hand: it is one regular expression and a unit table.
 const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

@@ -17,6 +17,9 @@ import { Readiness } from './readiness.ts';
 import { selfSignedFiles, type SelfSignedFiles } from './self-signed-store.ts';
 import { CertificateWatcher, readKeyPair } from './tls.ts';
 
+const LOG_BATCH_BYTES = 4096;
+const LOG_FLUSH_MS = 100;
+
 interface ServingCertificate {
   certFile: string;
   keyFile: string;
@@ -50,11 +53,11 @@ function problemLocation(problem: LoadProblem): string {
 }
 
 export async function startServing(config: ServeConfig) {
-  // Lines are written in 4 KiB batches, at least every 100 ms and on exit (a write per line would be a
-  // system call per request); only a SIGKILL can lose the last 100 ms.
+  // Lines are written in batches of LOG_BATCH_BYTES, at least every LOG_FLUSH_MS and on exit (a write per
+  // line would be a system call per request); only a SIGKILL can lose the last LOG_FLUSH_MS of lines.
   const logger = pino(
     { level: config.logLevel, base: { service: 'karmada-interpreter-webhook' } },
-    pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 }),
+    pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }),
   );
   const metrics = new Metrics({ version: serverVersion() });
   const readiness = new Readiness();
