@@ -1,8 +1,11 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { caseInput, compareResults, loadTestCases } from '../../src/testcases/cases.ts';
+import { tempDirs } from '../support/temp-dirs.ts';
+
+const temp = tempDirs();
+afterAll(temp.remove);
 
 const good = (name: string) => `name: ${name}
 observedObj:
@@ -31,7 +34,7 @@ output:
 
 describe('loadTestCases', () => {
   it('fails only the malformed document and keeps the others of the file', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'testcases-'));
+    const dir = temp.make('kiw-testcases-');
     const file = join(dir, 'interprethealth-test.yaml');
     await writeFile(file, [good('first'), malformed, good('third')].join('---\n'));
     const cases = await loadTestCases(file);
@@ -42,7 +45,7 @@ describe('loadTestCases', () => {
   });
 
   it('hands statusItems on as Karmada decodes them into []AggregatedStatusItem', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'testcases-'));
+    const dir = temp.make('kiw-testcases-');
     const file = join(dir, 'aggregatestatus-test.yaml');
     await writeFile(
       file,
