@@ -32,7 +32,9 @@ customizations.yaml beside that kind's testdata/ (Karmada's layout, as in its
 thirdparty/resourcecustomizations tree), as Karmada falls back to its own scripts: those cases test our
 Lua runtime with Karmada's scripts. Cases of kinds served by neither are skipped.
 A case listed in interpreters/<group>/<version>/<Kind>/conformance-differences.yaml
-(a list of {name, reason}) is a deliberate difference: reported, not failed. A listed case that
+(a list of {name, reason}) is a deliberate difference: reported, not failed.
+A case with an empty statusItems list is sent with "aggregatedStatus": [] although Karmada's client
+omits an empty list, so the case tests the script with the list it gives, as Karmada's harness does. A listed case that
 passes is a failure, so the list stays true. Ends with "N passed, M failed".
 Exits 1 when a case fails or PATH holds no case, 2 when PATH is missing or does not exist.
 
@@ -107,6 +109,9 @@ async function execute(args: string[]): Promise<number> {
       if (typeof input === 'string') return input;
       if (!loaded.registry.serves(input.apiVersion, input.kind)) return SKIP;
       const context = karmadaRequest(input);
+      // Karmada's client never sends an empty list (omitempty) but its harness runs the script with one:
+      // send it as [] so the case still tests that an empty list reaches the script as a list, not nil.
+      if (input.aggregatedStatus?.length === 0) context.request!.aggregatedStatus = [];
       try {
         return resultsFromResponse(context.request!, await client.call(context));
       } catch (error) {
