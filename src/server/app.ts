@@ -8,6 +8,7 @@ import type { Exchange } from '../protocol/exchange.ts';
 import type { RecordMeta } from '../record/recorder.ts';
 import type { EvaluateRules, ReflectStatus } from '../preservation/preserve.ts';
 import { registerInterpretRoute } from './interpret-route.ts';
+import { OnePerTurn } from './one-per-turn.ts';
 import { Metrics } from './metrics.ts';
 import { registerPreserveRoute } from './preserve-route.ts';
 import { Readiness } from './readiness.ts';
@@ -59,7 +60,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const bodyIdleMs = options.bodyIdleMs ?? DEFAULT_BODY_IDLE_MS;
   const metrics = options.metrics ?? new Metrics();
   const readiness = options.readiness ?? new Readiness();
-  const budget = new BodyBudget(options.inflightBodyLimit ?? DEFAULT_INFLIGHT_BODY_LIMIT);
+  const largeSteps = new OnePerTurn();
+  const budget = new BodyBudget(options.inflightBodyLimit ?? DEFAULT_INFLIGHT_BODY_LIMIT, largeSteps);
   metrics.watchBodyBudget(budget);
   const draining = options.draining ?? (() => false);
 
@@ -113,7 +115,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     );
   });
 
-  registerInterpretRoute(app, { registry: options.registry, metrics, maxAnswerMs: options.maxAnswerMs ?? 25_000, onExchange: options.onExchange });
+  registerInterpretRoute(app, { registry: options.registry, metrics, maxAnswerMs: options.maxAnswerMs ?? 25_000, onExchange: options.onExchange, largeSteps });
   registerPreserveRoute(app, options.registry, { evaluate: options.evaluatePreservation, reflect: options.reflectStatus });
 
   registerProbes(app, metrics, readiness);

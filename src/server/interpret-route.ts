@@ -12,6 +12,7 @@ import { isReplayedRequest } from '../record/format.ts';
 import type { RecordMeta } from '../record/recorder.ts';
 import { answerWithinMs } from './deadline.ts';
 import type { Metrics } from './metrics.ts';
+import { LARGE_BODY_BYTES, type OnePerTurn } from './one-per-turn.ts';
 import { BodyStalledError, type ReadBody } from './request-body.ts';
 
 export interface InterpretRouteOptions {
@@ -20,43 +21,13 @@ export interface InterpretRouteOptions {
   /** Upper bound for one answer when Karmada's ?timeout= allows more. */
   maxAnswerMs: number;
   onExchange?: (exchange: Exchange, durationMs: number, meta: RecordMeta) => void;
+  /** Where the synchronous steps of large requests (interpreting, recording) take their turns. */
+  largeSteps: OnePerTurn;
 }
 /** Longest kind, operation or uid written to a log line. */
 const MAX_LOGGED_FIELD = 256;
-/** Bodies this large take tens of milliseconds of synchronous work (decoding JSON, validating, diffing). */
-const LARGE_BODY_CHARS = 1024 * 1024;
-
-/**
- * Large requests start their synchronous work one per event-loop turn, so several arriving together never
- * hold the loop back to back: other requests and probes are served between any two of them.
- */
-class OnePerTurn {
-  private readonly waiting: Array<() => void> = [];
-  private running = false;
-
-  /** Resolves when it is the caller's turn; the caller calls done() once its synchronous work has run. */
-  turn(): Promise<void> {
-    return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      if (!this.running) this.next();
-    });
-  }
-
-  done(): void {
-    this.running = false;
-    if (this.waiting.length > 0) this.next();
-  }
-
-  private next(): void {
-    this.running = true;
-    setImmediate(this.waiting.shift()!);
-  }
-}
-
 export function registerInterpretRoute(app: FastifyInstance, options: InterpretRouteOptions): void {
-  const { registry, metrics, maxAnswerMs, onExchange } = options;
-
-  const largeBodies = new OnePerTurn();
+  const { registry, metrics, maxAnswerMs, onExchange, largeSteps } = options;
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const read = request.body as ReadBody | undefined;
@@ -74,10 +45,9 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
       deadline: performance.now() + limitMs,
     };
     metrics.inFlight.inc();
-    const large = (raw.body?.length ?? 0) > LARGE_BODY_CHARS;
-    if (large) await largeBodies.turn();
-    const work = runWithRequestContext(context, () => handleExchange(registry, raw)).catch((error: unknown) => internalError(raw.body, error));
-    if (large) largeBodies.done();
+    const large = (raw.body?.length ?? 0) > LARGE_BODY_BYTES;
+    const handle = () => runWithRequestContext(context, () => handleExchange(registry, raw));
+    const work = (large ? largeSteps.run(handle) : handle()).catch((error: unknown) => internalError(raw.body, error));
     const exchange = await withDeadline(work, limitMs, () => timeoutAnswer(raw.body, limitMs));
     metrics.inFlight.dec();
 
@@ -85,7 +55,9 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
     observe(exchange, durationMs, log);
     if (onExchange) {
       const meta = { replayed: isReplayedRequest(request.headers), requestBytes: raw.body?.length, requestText: raw.body };
-      setImmediate(() => onExchange(exchange, durationMs, meta));
+      const record = () => onExchange(exchange, durationMs, meta);
+      if (large) void largeSteps.run(record);
+      else setImmediate(record);
     }
     return sendEnvelope(reply, exchange.response);
   };

@@ -8,6 +8,7 @@
 // No library does byte budgets across requests (rate limiters count requests), and it is a counter and a
 // list of paused readers.
 import type { IncomingMessage } from 'node:http';
+import { LARGE_BODY_BYTES, type OnePerTurn } from './one-per-turn.ts';
 
 export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 /** Four bodies of the largest default size at once; thousands of usual ones (2-40 KiB). */
@@ -63,8 +64,12 @@ export class BodyBudget {
   /** Looks for bodies that stopped arriving, while any is arriving (one timer for all of them). */
   private idleSweep: NodeJS.Timeout | undefined;
 
-  constructor(limitBytes: number) {
+  /** Where a large body is decoded: one per event-loop turn with the other steps of large requests. */
+  readonly largeSteps: OnePerTurn;
+
+  constructor(limitBytes: number, largeSteps: OnePerTurn) {
     this.limitBytes = limitBytes;
+    this.largeSteps = largeSteps;
   }
 
   /** Bodies paused until bytes are given back. */
@@ -182,10 +187,12 @@ class BodyReader {
   private readonly onEnd = (): void => {
     this.finish();
     if (this.kept !== undefined) return this.resolve({ body: this.kept, truncatedAt: this.bodyLimit });
-    // One chunk (most requests: a small body in one TLS record) is decoded as it is.
-    const body = (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size)).toString('utf8');
+    const chunks = this.chunks;
     this.chunks = [];
-    this.resolve({ body });
+    // One chunk (most requests: a small body in one TLS record) is decoded as it is.
+    const decode = () => ({ body: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size)).toString('utf8') });
+    if (this.size > LARGE_BODY_BYTES) this.budget.largeSteps.run(decode).then(this.resolve, this.reject);
+    else this.resolve(decode());
   };
 
   private readonly onError = (error: Error): void => {
