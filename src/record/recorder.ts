@@ -65,9 +65,10 @@ interface Pending {
 class Encoder {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (bytes: Uint8Array) => void; reject: (error: Error) => void }>();
 
-  encode(requestText: string | undefined, recorded: RecordedExchange, keepSecrets: boolean): Promise<string> {
+  /** The recording file's bytes (UTF-8). */
+  encode(requestText: string | undefined, recorded: RecordedExchange, keepSecrets: boolean): Promise<Uint8Array> {
     const worker = (this.worker ??= this.start());
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -86,7 +87,7 @@ class Encoder {
       const waiter = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
       if (this.waiting.size === 0) worker.unref();
-      if ('text' in reply) waiter?.resolve(reply.text);
+      if ('bytes' in reply) waiter?.resolve(reply.bytes);
       else waiter?.reject(new Error(reply.error));
     });
     // A worker that dies fails what it was encoding; the next exchange starts a new one.
@@ -254,7 +255,7 @@ export class ExchangeRecorder {
       serverVersion: serverVersion(),
       time: item.time.toISOString(),
     };
-    const text = await this.encoder.encode(item.requestText, recorded, this.keepSecrets);
+    const bytes = await this.encoder.encode(item.requestText, recorded, this.keepSecrets);
     const path = join(this.dir, recordingPath(request, item.time));
     const folder = dirname(path);
     if (!this.folders.has(folder)) await mkdir(folder, { recursive: true, mode: 0o700 });
@@ -264,7 +265,7 @@ export class ExchangeRecorder {
     for (let attempt = 0; ;) {
       const file = attempt === 0 ? path : path.replace(/\.json$/, `-${attempt}.json`);
       try {
-        await writeFile(file, text, { flag: 'wx', mode: 0o600 });
+        await writeFile(file, bytes, { flag: 'wx', mode: 0o600 });
         return file;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
