@@ -57,10 +57,12 @@ function goParseUint(input: string, requestedBase: number): bigint | undefined {
   return value;
 }
 
+/** Go's digit rule: ASCII only (String.toLowerCase would turn the Kelvin sign into "k" and "İ" into "i"). */
 function digitValue(ch: string): number | undefined {
-  const c = ch.toLowerCase().charCodeAt(0);
+  const c = ch.charCodeAt(0);
   if (c >= 48 && c <= 57) return c - 48;
   if (c >= 97 && c <= 122) return c - 97 + 10;
+  if (c >= 65 && c <= 90) return c - 65 + 10;
   return undefined;
 }
 

@@ -159,6 +159,10 @@ describe('goParseInt = strconv.ParseInt(s, base, 64); undefined where Go returns
     ['017', 0, 15n],
     ['0x', 0, undefined],
     ['z', 36, 35n],
+    ['Z', 36, 35n],
+    // Go's digits are ASCII: the Kelvin sign and a dotted capital I are not "k" and "i".
+    ['\u212a', 36, undefined],
+    ['\u0130', 36, undefined],
     ['7', 2, undefined],
     ['1', 1, undefined],
     ['1', 37, undefined],
