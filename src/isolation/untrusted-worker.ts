@@ -7,6 +7,7 @@ import { getHeapStatistics } from 'node:v8';
 import type { StatePreservationRule } from '../interpreter/types.ts';
 import { LuaRuntime } from '../lua/runtime.ts';
 import { evaluatePreservation } from '../preservation/evaluate.ts';
+import { KeepAwake, pollWindowMs } from './keep-awake.ts';
 import {
   MAX_PRINT_LINES,
   MAX_PRINT_LINE_CHARS,
@@ -81,7 +82,21 @@ async function handle(request: WorkerRequest): Promise<WorkerReply> {
   }
 }
 
+/** The longest a worker polls for its next call after answering (src/isolation/keep-awake.ts). */
+const MAX_NEXT_CALL_POLL_MS = 1;
+const keepAwake = new KeepAwake();
+/** When this worker last answered (performance.now()), and how long it polls after its next answer. */
+let answeredAt: number | undefined;
+let pollMs = 0;
+
 port.on('message', (request: WorkerRequest) => {
-  void handle(request).then((reply) => port.postMessage(reply));
+  keepAwake.rest();
+  if (answeredAt !== undefined) pollMs = pollWindowMs(performance.now() - answeredAt, MAX_NEXT_CALL_POLL_MS);
+  answeredAt = undefined;
+  void handle(request).then((reply) => {
+    port.postMessage(reply);
+    answeredAt = performance.now();
+    keepAwake.stayAwake(pollMs);
+  });
 });
 port.postMessage({ ready: true, idleBytes: idleBytes() });

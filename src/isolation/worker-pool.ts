@@ -10,6 +10,7 @@
 // oldest task of the next key in turn.
 import { availableParallelism } from 'node:os';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { KeepAwake, pollWindowMs } from './keep-awake.ts';
 
 export type StopReason = 'timeout' | 'memory' | 'crashed' | 'abandoned' | 'closed';
 
@@ -61,6 +62,8 @@ interface Slot {
   /** Settles when the worker reports ready or ends before that. */
   started: Promise<void>;
   task?: Task;
+  /** performance.now() when the task was handed to the worker. */
+  assignedAt: number;
   killTimer?: NodeJS.Timeout;
   /** Heap plus external bytes when the worker last reported being idle. */
   idleBytes: number;
@@ -70,6 +73,8 @@ interface Slot {
 }
 
 const RESTART_BACKOFF_MS = 1000;
+/** The longest the main thread polls for a task's answer instead of sleeping (src/isolation/keep-awake.ts). */
+const MAX_ANSWER_POLL_MS = 1;
 /** `once` values a worker keeps (scripts: a configuration has far fewer). */
 const MAX_SENT_ONCE = 1024;
 
@@ -92,6 +97,9 @@ export class WorkerPool {
   /** Consecutive workers that died before becoming ready: a broken worker file must not spin. */
   private failedStarts = 0;
   private readonly resourceLimits: ResourceLimits;
+  private readonly keepAwake = new KeepAwake();
+  /** How long the last answered task took (ms): the main thread polls for answers only while tasks are short. */
+  private lastTaskMs = 0;
 
   constructor(options: WorkerPoolOptions) {
     this.options = { graceMs: 250, memoryCheckMs: 50, ...options };
@@ -161,7 +169,7 @@ export class WorkerPool {
     let settle!: () => void;
     const started = new Promise<void>((resolve) => (settle = resolve));
     worker.once('exit', () => settle());
-    const slot: Slot = { worker, ready: false, started, idleBytes: 0, sent: new Set() };
+    const slot: Slot = { worker, ready: false, started, assignedAt: 0, idleBytes: 0, sent: new Set() };
     this.slots.add(slot);
     worker.on('message', (reply: { id?: number; ready?: boolean; idleBytes?: number }) => {
       if (reply.ready) {
@@ -177,9 +185,11 @@ export class WorkerPool {
       if (!task || reply.id !== task.message.id) return;
       clearTimeout(slot.killTimer);
       slot.task = undefined;
+      this.lastTaskMs = performance.now() - slot.assignedAt;
       if (typeof reply.idleBytes === 'number') slot.idleBytes = reply.idleBytes;
       task.resolve(reply);
       this.dispatch();
+      if (!this.busy()) this.keepAwake.rest();
       this.updateRefs();
     });
     worker.on('error', (error: Error & { code?: string }) => {
@@ -221,6 +231,11 @@ export class WorkerPool {
       return;
     }
     if (this.queued() > 0) void this.start();
+  }
+
+  private busy(): boolean {
+    for (const slot of this.slots) if (slot.task) return true;
+    return false;
   }
 
   private queued(): number {
@@ -269,6 +284,8 @@ export class WorkerPool {
     slot.task = task;
     this.watchMemory();
     slot.killTimer = setTimeout(() => this.stop(slot, 'timeout'), task.options.timeoutMs + this.options.graceMs);
+    slot.assignedAt = performance.now();
+    this.keepAwake.stayAwake(pollWindowMs(this.lastTaskMs, MAX_ANSWER_POLL_MS));
     const once = task.options.once;
     if (once && !slot.sent.has(once.key)) {
       // The worker keeps what it was sent until told to forget it all (onceReset), so both sides agree.
