@@ -1,5 +1,5 @@
 // Waking a sleeping thread is slow on virtual machines: a vCPU whose threads all sleep halts, and the
-// wake goes through the hypervisor (~50-150 µs on a 2-vCPU VM, as much as a small Lua call's own work).
+// wake goes through the hypervisor, taking as long as a small Lua call's own work (decision 0007).
 // A Lua call crosses threads twice, so each end polls its event loop instead of sleeping while a message
 // is about to arrive: the main thread while a call it sent runs, a worker between answering and a next
 // call that is expected soon. Polling burns CPU, so every use has a window of at most a millisecond.

@@ -31,8 +31,7 @@ const MAX_LOGGED_FIELD = 256;
  * The request context of one call; its uid is read from the body only when a script prints. A class, not
  * an object literal with a getter: made per request, such a literal kept its getter's closure, and with it
  * the handler's variables (body, exchange), alive through young-generation collections until the next
- * full one: ~30% of each request's memory was promoted, each scavenge took 5-12 ms instead of ~0.6
- * (bench/README.md, "Memory").
+ * full one, which made every scavenge slow (bench/README.md, "Memory").
  */
 class CallContext implements RequestContext {
   private readonly body: string | undefined;
