@@ -2,7 +2,8 @@
 // wake goes through the hypervisor, taking as long as a small Lua call's own work (decision 0007).
 // A Lua call crosses threads twice, so each end polls its event loop instead of sleeping while a message
 // is about to arrive: the main thread while a call it sent runs, a worker between answering and a next
-// call that is expected soon. Polling burns CPU, so every use has a window of at most a millisecond.
+// call that is expected soon. Polling burns CPU, so every use has a window of a few milliseconds at most,
+// and none once the waits it would cover have grown longer than that.
 
 export interface KeepAwakeOptions {
   /** The clock (ms) and how the next poll is scheduled; tests replace both. */

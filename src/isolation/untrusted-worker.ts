@@ -83,7 +83,7 @@ async function handle(request: WorkerRequest): Promise<WorkerReply> {
 }
 
 /** The longest a worker polls for its next call after answering (src/isolation/keep-awake.ts). */
-const MAX_NEXT_CALL_POLL_MS = 1;
+const MAX_NEXT_CALL_POLL_MS = 3;
 const keepAwake = new KeepAwake();
 /** When this worker last answered (performance.now()), and how long it polls after its next answer. */
 let answeredAt: number | undefined;

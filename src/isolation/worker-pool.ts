@@ -74,7 +74,7 @@ interface Slot {
 
 const RESTART_BACKOFF_MS = 1000;
 /** The longest the main thread polls for a task's answer instead of sleeping (src/isolation/keep-awake.ts). */
-const MAX_ANSWER_POLL_MS = 1;
+const MAX_ANSWER_POLL_MS = 3;
 /** `once` values a worker keeps (scripts: a configuration has far fewer). */
 const MAX_SENT_ONCE = 1024;
 
