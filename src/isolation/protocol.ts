@@ -1,4 +1,6 @@
-// Messages between the main thread and the untrusted-work workers.
+// Messages between the main thread and the untrusted-work workers: the headers of the pool's tasks and
+// answers (src/isolation/worker-pool.ts); payloads are JSON text (a call's arguments, the state to
+// evaluate, a result).
 
 /** What every worker starts with. */
 export interface UntrustedWorkerData {
@@ -20,11 +22,9 @@ export type WorkerRequest =
       script?: string;
       /** Forget every script sent before this one (the pool bounds what a worker keeps). */
       onceReset?: boolean;
-      /** The arguments as JSON text (cheaper to send than structured-cloned objects). */
-      args: string;
       timeoutMs: number;
     }
-  | { id: number; type: 'preserve'; rules: unknown[]; status: unknown };
+  | { id: number; type: 'preserve'; rules: unknown[] };
 
 export interface WorkerError {
   message: string;
@@ -35,9 +35,8 @@ export interface WorkerError {
   timeout?: boolean;
 }
 
-export type WorkerReply = { id: number; prints: string[]; compiled: boolean; idleBytes: number } & (
-  { ok: true; json: string } | { ok: false; error: WorkerError }
-);
+/** An answer's header; a successful one's payload is the result. */
+export type WorkerReply = { id: number; prints: string[]; compiled: boolean; idleBytes: number } & ({ ok: true } | { ok: false; error: WorkerError });
 
 /** Largest result a worker sends back (JSON text). Results are objects like the request's, at most a few MiB. */
 export const MAX_RESULT_BYTES = 16 * 1024 * 1024;

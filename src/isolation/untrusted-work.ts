@@ -8,6 +8,7 @@ import { compileCheck } from '../lua/compile-check.ts';
 import { LuaScriptError } from '../lua/errors.ts';
 import type { PreservationResult } from '../preservation/evaluate.ts';
 import type { LuaMethod, UntrustedWorkerData, WorkerReply } from './protocol.ts';
+import type { Answer } from './worker-pool.ts';
 import { defaultWorkerCount, WorkerPool, WorkerTaskError, type StopReason } from './worker-pool.ts';
 
 export interface UntrustedWorkOptions {
@@ -100,15 +101,16 @@ export class UntrustedWork implements CustomizationRuntime {
 
   /** Evaluates state-preservation rules (user JSONPath) against a reflected status. */
   async evaluatePreservation(rules: StatePreservationRule[], status: unknown): Promise<PreservationResult> {
-    let reply: WorkerReply;
+    let answer: Answer;
     try {
-      reply = await this.pool.run<WorkerReply>({ type: 'preserve', rules, status }, { key: 'preserve', timeoutMs: this.preserveTimeoutMs });
+      answer = await this.pool.run({ type: 'preserve', rules }, JSON.stringify(status ?? null), { key: 'preserve', timeoutMs: this.preserveTimeoutMs });
     } catch (error) {
       if (error instanceof WorkerTaskError) throw new Error(`evaluating the state preservation rules ${error.message}`, { cause: error });
       throw error;
     }
+    const reply = answer.header as WorkerReply;
     if (!reply.ok) throw new Error(reply.error.message);
-    return JSON.parse(reply.json) as PreservationResult;
+    return JSON.parse(answer.payload) as PreservationResult;
   }
 
   private async lua<T>(method: LuaMethod, script: string, args: unknown[], o: LuaCallOptions | undefined): Promise<T> {
@@ -121,10 +123,9 @@ export class UntrustedWork implements CustomizationRuntime {
       scriptId = this.nextScriptId++;
       this.scriptIds.set(script, scriptId);
     }
-    let reply: WorkerReply;
+    let answer: Answer;
     try {
-      const message = { type: 'lua', method, scriptId, args: JSON.stringify(args), timeoutMs };
-      reply = await this.pool.run<WorkerReply>(message, {
+      answer = await this.pool.run({ type: 'lua', method, scriptId, timeoutMs }, JSON.stringify(args), {
         key: o?.key ?? method,
         timeoutMs,
         notAfter: o?.notAfter,
@@ -139,12 +140,13 @@ export class UntrustedWork implements CustomizationRuntime {
       }
       throw error;
     }
+    const reply = answer.header as WorkerReply;
     this.onCompileCache?.(!reply.compiled);
     if (o?.onPrint) for (const line of reply.prints) o.onPrint(line);
     if (!reply.ok) {
       const e = reply.error;
       throw new LuaScriptError(e.luaMessage ?? e.message, { functionName: e.functionName, line: e.line, timeout: e.timeout });
     }
-    return JSON.parse(reply.json) as T;
+    return JSON.parse(answer.payload) as T;
   }
 }

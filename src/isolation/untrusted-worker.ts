@@ -7,7 +7,7 @@ import { getHeapStatistics } from 'node:v8';
 import type { StatePreservationRule } from '../interpreter/types.ts';
 import { LuaRuntime } from '../lua/runtime.ts';
 import { evaluatePreservation } from '../preservation/evaluate.ts';
-import { KeepAwake, pollWindowMs } from './keep-awake.ts';
+import { frame, Mailbox, pollWindowMs, unframe } from './mailbox.ts';
 import {
   MAX_PRINT_LINES,
   MAX_PRINT_LINE_CHARS,
@@ -19,7 +19,10 @@ import {
 } from './protocol.ts';
 
 const port = parentPort!;
-const { memoryLimitBytes } = workerData as UntrustedWorkerData;
+const pool = workerData as { data: UntrustedWorkerData; toWorker: SharedArrayBuffer; toMain: SharedArrayBuffer };
+const { memoryLimitBytes } = pool.data;
+const toWorker = new Mailbox(pool.toWorker);
+const toMain = new Mailbox(pool.toMain);
 const runtime = new LuaRuntime({ poolSize: 1, memoryLimitMb: memoryLimitBytes / 1048576 });
 
 function idleBytes(): number {
@@ -38,7 +41,7 @@ function encode(value: unknown): string {
 /** The scripts this worker was sent, by id (the pool sends each one once per worker). */
 const scripts = new Map<number, string>();
 
-async function runLua(request: Extract<WorkerRequest, { type: 'lua' }>, prints: string[]): Promise<unknown> {
+async function runLua(request: Extract<WorkerRequest, { type: 'lua' }>, args: string, prints: string[]): Promise<unknown> {
   if (request.onceReset) scripts.clear();
   if (request.script !== undefined) scripts.set(request.scriptId, request.script);
   const script = scripts.get(request.scriptId);
@@ -47,7 +50,7 @@ async function runLua(request: Extract<WorkerRequest, { type: 'lua' }>, prints: 
     if (prints.length < MAX_PRINT_LINES) prints.push(line.length > MAX_PRINT_LINE_CHARS ? `${line.slice(0, MAX_PRINT_LINE_CHARS)}…` : line);
   };
   const options = { timeoutMs: request.timeoutMs, onPrint };
-  const [a, b] = JSON.parse(request.args) as unknown[];
+  const [a, b] = JSON.parse(args) as unknown[];
   const method: LuaMethod = request.method;
   switch (method) {
     case 'reviseReplica':
@@ -61,17 +64,22 @@ async function runLua(request: Extract<WorkerRequest, { type: 'lua' }>, prints: 
   }
 }
 
-async function handle(request: WorkerRequest): Promise<WorkerReply> {
+/** Runs a task; the answer is its header and the result's JSON text (empty for an error). */
+async function handle(request: WorkerRequest, payload: string): Promise<[WorkerReply, string]> {
   const prints: string[] = [];
   const missesBefore = runtime.stats().cacheMisses;
   try {
-    const value = request.type === 'lua' ? await runLua(request, prints) : evaluatePreservation(request.rules as StatePreservationRule[], request.status);
+    const value =
+      request.type === 'lua'
+        ? await runLua(request, payload, prints)
+        : evaluatePreservation(request.rules as StatePreservationRule[], JSON.parse(payload) as unknown);
+    const json = encode(value);
     const compiled = runtime.stats().cacheMisses > missesBefore;
-    return { id: request.id, ok: true, json: encode(value), prints, compiled, idleBytes: idleBytes() };
+    return [{ id: request.id, ok: true, prints, compiled, idleBytes: idleBytes() }, json];
   } catch (error) {
     const e = error as Error & { luaMessage?: string; functionName?: string; line?: number; timeout?: boolean };
     const compiled = runtime.stats().cacheMisses > missesBefore;
-    return {
+    const reply: WorkerReply = {
       id: request.id,
       ok: false,
       error: { message: String(e?.message ?? error), luaMessage: e?.luaMessage, functionName: e?.functionName, line: e?.line, timeout: e?.timeout },
@@ -79,24 +87,41 @@ async function handle(request: WorkerRequest): Promise<WorkerReply> {
       compiled,
       idleBytes: idleBytes(),
     };
+    return [reply, ''];
   }
 }
 
-/** The longest a worker polls for its next call after answering (src/isolation/keep-awake.ts). */
+/** The longest a worker waits at its mailbox for its next call after answering (decision 0007). */
 const MAX_NEXT_CALL_POLL_MS = 3;
-const keepAwake = new KeepAwake();
-/** When this worker last answered (performance.now()), and how long it polls after its next answer. */
+/** When this worker last answered (performance.now()), and how long it waits after its next answer. */
 let answeredAt: number | undefined;
-let pollMs = 0;
+let waitMs = 0;
+/** Calls received so far: a wait scheduled after one answer is dropped if another call came first. */
+let received = 0;
 
-port.on('message', (request: WorkerRequest) => {
-  keepAwake.rest();
-  if (answeredAt !== undefined) pollMs = pollWindowMs(performance.now() - answeredAt, MAX_NEXT_CALL_POLL_MS);
+function receive(text: string): void {
+  received++;
+  if (answeredAt !== undefined) waitMs = pollWindowMs(performance.now() - answeredAt, MAX_NEXT_CALL_POLL_MS);
   answeredAt = undefined;
-  void handle(request).then((reply) => {
-    port.postMessage(reply);
+  const { header, payload } = unframe(text);
+  void handle(header as WorkerRequest, payload).then(([reply, json]) => {
+    const answer = frame(reply, json);
+    if (!toMain.deliver(answer)) port.postMessage(answer);
     answeredAt = performance.now();
-    keepAwake.stayAwake(pollMs);
+    if (waitMs > 0) {
+      const after = received;
+      // After the event loop's turn, so a call already posted to the port is taken first.
+      setImmediate(() => {
+        if (received !== after) return;
+        const next = toWorker.wait(waitMs);
+        if (next !== undefined) receive(next);
+      });
+    }
   });
+}
+
+port.on('message', (text: string) => {
+  toWorker.tookFromPort();
+  receive(text);
 });
-port.postMessage({ ready: true, idleBytes: idleBytes() });
+port.postMessage(frame({ ready: true, idleBytes: idleBytes() }));

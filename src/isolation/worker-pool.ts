@@ -8,9 +8,14 @@
 // Queued tasks are shared out round-robin by key (a customization), so a flood of runaway calls of one
 // customization delays the calls of another by at most one time limit: the next free worker takes the
 // oldest task of the next key in turn.
+//
+// A task and its answer are text (mailbox.ts `frame`): a JSON header line with the task's id, and a
+// payload. Each goes through a shared-memory mailbox when the other thread is polling it, else through
+// the worker's message port. The worker module gets `{ data, toWorker, toMain }` as its workerData (the
+// two mailboxes' buffers) and answers every task it is given with one message carrying the task's id.
 import { availableParallelism } from 'node:os';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { KeepAwake, pollWindowMs } from './keep-awake.ts';
+import { frame, Mailbox, pollWindowMs, unframe } from './mailbox.ts';
 
 export type StopReason = 'timeout' | 'memory' | 'crashed' | 'abandoned' | 'closed';
 
@@ -25,8 +30,9 @@ export class WorkerTaskError extends Error {
 }
 
 export interface WorkerPoolOptions {
-  /** The worker's module (it answers `{ id, ... }` for every `{ id, ... }` it receives). */
+  /** The worker's module (see above). */
   workerUrl: URL;
+  /** Passed to every worker as `workerData.data`. */
   workerData?: unknown;
   size: number;
   /** Growth of a busy worker's heap plus external memory, over its idle level, that ends the task. */
@@ -45,14 +51,21 @@ export interface TaskOptions {
   timeoutMs: number;
   /** performance.now() after which nobody waits for the answer: a task still queued then is not run. */
   notAfter?: number;
-  /** A value each worker needs once (a script): set as `message[field]` only for a worker not yet sent `key`. */
+  /** A value each worker needs once (a script): set as `header[field]` only for a worker not yet sent `key`. */
   once?: { key: number; field: string; value: unknown };
 }
 
+/** A task's answer: the worker's header (with the task's id) and payload. */
+export interface Answer {
+  header: Record<string, any>;
+  payload: string;
+}
+
 interface Task {
-  message: { id: number } & Record<string, unknown>;
+  header: { id: number } & Record<string, unknown>;
+  payload: string;
   options: TaskOptions;
-  resolve: (reply: any) => void;
+  resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
 }
 
@@ -70,11 +83,18 @@ interface Slot {
   /** The `once` keys this worker has been sent. */
   sent: Set<number>;
   stopping?: StopReason;
+  /** Where a waiting worker takes its next task, and where the main thread polls for an answer. */
+  toWorker: Mailbox;
+  toMain: Mailbox;
+  /** performance.now() until which the main thread polls `toMain` for this slot's answer; 0: it does not. */
+  pollUntil: number;
 }
 
 const RESTART_BACKOFF_MS = 1000;
-/** The longest the main thread polls for a task's answer instead of sleeping (src/isolation/keep-awake.ts). */
+/** The longest the main thread polls for a task's answer instead of sleeping (decision 0007). */
 const MAX_ANSWER_POLL_MS = 3;
+/** Larger tasks and answers (a workload with thousands of clusters' statuses) take the message port. */
+const MAILBOX_BYTES = 256 * 1024;
 /** `once` values a worker keeps (scripts: a configuration has far fewer). */
 const MAX_SENT_ONCE = 1024;
 
@@ -97,9 +117,10 @@ export class WorkerPool {
   /** Consecutive workers that died before becoming ready: a broken worker file must not spin. */
   private failedStarts = 0;
   private readonly resourceLimits: ResourceLimits;
-  private readonly keepAwake = new KeepAwake();
   /** How long the last answered task took (ms): the main thread polls for answers only while tasks are short. */
   private lastTaskMs = 0;
+  /** Whether a chain of pollAnswers immediates is running. */
+  private polling = false;
 
   constructor(options: WorkerPoolOptions) {
     this.options = { graceMs: 250, memoryCheckMs: 50, ...options };
@@ -127,12 +148,12 @@ export class WorkerPool {
     return Promise.all([...this.slots].map((slot) => slot.started)).then(() => undefined);
   }
 
-  /** Runs one task on a worker; the reply is the worker's answer message. */
-  run<Reply>(message: Record<string, unknown>, options: TaskOptions): Promise<Reply> {
+  /** Runs one task (a header and a payload) on a worker; resolves with the worker's answer. */
+  run(header: Record<string, unknown>, payload: string, options: TaskOptions): Promise<Answer> {
     if (this.closed) return Promise.reject(new WorkerTaskError('closed', 'the worker pool is closed'));
     void this.start();
-    return new Promise<Reply>((resolve, reject) => {
-      const task: Task = { message: { ...message, id: this.nextId++ }, options, resolve, reject };
+    return new Promise<Answer>((resolve, reject) => {
+      const task: Task = { header: { ...header, id: this.nextId++ }, payload, options, resolve, reject };
       let queue = this.queues.get(options.key);
       if (!queue) {
         queue = [];
@@ -165,31 +186,38 @@ export class WorkerPool {
   }
 
   private spawn(): void {
-    const worker = new Worker(this.options.workerUrl, { workerData: this.options.workerData, resourceLimits: this.resourceLimits });
+    const toWorker = Mailbox.allocate(MAILBOX_BYTES);
+    const toMain = Mailbox.allocate(MAILBOX_BYTES);
+    const worker = new Worker(this.options.workerUrl, {
+      workerData: { data: this.options.workerData, toWorker, toMain },
+      resourceLimits: this.resourceLimits,
+    });
     let settle!: () => void;
     const started = new Promise<void>((resolve) => (settle = resolve));
     worker.once('exit', () => settle());
-    const slot: Slot = { worker, ready: false, started, assignedAt: 0, idleBytes: 0, sent: new Set() };
+    const slot: Slot = {
+      worker,
+      ready: false,
+      started,
+      assignedAt: 0,
+      idleBytes: 0,
+      sent: new Set(),
+      toWorker: new Mailbox(toWorker),
+      toMain: new Mailbox(toMain),
+      pollUntil: 0,
+    };
     this.slots.add(slot);
-    worker.on('message', (reply: { id?: number; ready?: boolean; idleBytes?: number }) => {
-      if (reply.ready) {
-        slot.ready = true;
-        settle();
-        slot.idleBytes = reply.idleBytes ?? 0;
-        this.failedStarts = 0;
-        this.dispatch();
-        this.updateRefs();
+    worker.on('message', (text: string) => {
+      const answer = unframe(text);
+      if (!answer.header.ready) {
+        this.answered(slot, answer);
         return;
       }
-      const task = slot.task;
-      if (!task || reply.id !== task.message.id) return;
-      clearTimeout(slot.killTimer);
-      slot.task = undefined;
-      this.lastTaskMs = performance.now() - slot.assignedAt;
-      if (typeof reply.idleBytes === 'number') slot.idleBytes = reply.idleBytes;
-      task.resolve(reply);
+      slot.ready = true;
+      settle();
+      slot.idleBytes = answer.header.idleBytes ?? 0;
+      this.failedStarts = 0;
       this.dispatch();
-      if (!this.busy()) this.keepAwake.rest();
       this.updateRefs();
     });
     worker.on('error', (error: Error & { code?: string }) => {
@@ -199,6 +227,39 @@ export class WorkerPool {
     worker.on('exit', () => this.onExit(slot));
     this.updateRefs();
   }
+
+  private answered(slot: Slot, answer: Answer): void {
+    if (slot.pollUntil !== 0) {
+      // An answer that came by the port: the worker sends one per task, so the mailbox is empty.
+      slot.toMain.close();
+      slot.pollUntil = 0;
+    }
+    const task = slot.task;
+    if (!task || answer.header.id !== task.header.id) return;
+    clearTimeout(slot.killTimer);
+    slot.task = undefined;
+    this.lastTaskMs = performance.now() - slot.assignedAt;
+    if (typeof answer.header.idleBytes === 'number') slot.idleBytes = answer.header.idleBytes;
+    task.resolve(answer);
+    this.dispatch();
+    this.updateRefs();
+  }
+
+  /** One turn of the main thread's polling: answers in the mailboxes of busy workers, and windows that ended. */
+  private readonly pollAnswers = (): void => {
+    const now = performance.now();
+    for (const slot of this.slots) {
+      if (slot.pollUntil === 0) continue;
+      const text = now < slot.pollUntil ? slot.toMain.take() : slot.toMain.close();
+      if (text === undefined && now < slot.pollUntil) continue;
+      slot.pollUntil = 0;
+      if (text !== undefined) this.answered(slot, unframe(text));
+    }
+    // Answers may have started new tasks (and windows) on any slot.
+    this.polling = false;
+    for (const slot of this.slots) if (slot.pollUntil !== 0) this.polling = true;
+    if (this.polling) setImmediate(this.pollAnswers);
+  };
 
   /** Workers keep the process alive only while starting or while tasks are pending (the CLI exits when its work is done). */
   private updateRefs(): void {
@@ -231,11 +292,6 @@ export class WorkerPool {
       return;
     }
     if (this.queued() > 0) void this.start();
-  }
-
-  private busy(): boolean {
-    for (const slot of this.slots) if (slot.task) return true;
-    return false;
   }
 
   private queued(): number {
@@ -285,17 +341,30 @@ export class WorkerPool {
     this.watchMemory();
     slot.killTimer = setTimeout(() => this.stop(slot, 'timeout'), task.options.timeoutMs + this.options.graceMs);
     slot.assignedAt = performance.now();
-    this.keepAwake.stayAwake(pollWindowMs(this.lastTaskMs, MAX_ANSWER_POLL_MS));
+    // A short task's answer is polled for (and may come through the mailbox), so the main thread's event
+    // loop does not sleep and need waking; the mailbox opens before the task is sent.
+    const window = pollWindowMs(this.lastTaskMs, MAX_ANSWER_POLL_MS);
+    if (window > 0) {
+      slot.toMain.open(); // closed and empty here: its last answer was taken, and answers are never redirected
+      slot.pollUntil = slot.assignedAt + window;
+      if (!this.polling) {
+        this.polling = true;
+        setImmediate(this.pollAnswers);
+      }
+    }
+    let header = task.header;
     const once = task.options.once;
     if (once && !slot.sent.has(once.key)) {
       // The worker keeps what it was sent until told to forget it all (onceReset), so both sides agree.
       const reset = slot.sent.size >= MAX_SENT_ONCE;
       if (reset) slot.sent.clear();
       slot.sent.add(once.key);
-      slot.worker.postMessage({ ...task.message, [once.field]: once.value, ...(reset ? { onceReset: true } : {}) });
-    } else {
-      slot.worker.postMessage(task.message);
+      header = { ...header, [once.field]: once.value, ...(reset ? { onceReset: true } : {}) };
     }
+    const text = frame(header, task.payload);
+    if (slot.toWorker.deliver(text)) return;
+    slot.toWorker.redirect(); // a worker waiting at its mailbox goes back to its event loop for this message
+    slot.worker.postMessage(text);
   }
 
   private stop(slot: Slot, reason: StopReason): void {

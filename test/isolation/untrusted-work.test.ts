@@ -107,6 +107,28 @@ describe('untrusted work on worker threads', () => {
     expect(printed).toEqual([]);
   });
 
+  it('answers every call, whichever way calls and answers travel (mailboxes, port, a waiting worker redirected)', async () => {
+    const replicasOf = 'function GetReplicas(obj)\nreturn obj.spec.replicas, {}\nend';
+    const printing = 'function GetReplicas(obj)\nprint(obj.spec.replicas)\nreturn obj.spec.replicas, {}\nend';
+    const printed: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const obj = workload({ spec: { replicas: i } });
+      // Back to back: after the first few, calls reach a waiting worker through its mailbox and answers
+      // the polling main thread through its own. Every 7th answer has print lines (it takes the port);
+      // every 10th call carries 300 KB of labels, more than a mailbox holds (it takes the port, and the
+      // worker waiting at its mailbox must turn back to it).
+      if (i % 10 === 9) obj.metadata.labels = { big: 'x'.repeat(300_000) };
+      const script = i % 7 === 6 ? printing : replicasOf;
+      const result = await work.getReplicas(script, obj, { onPrint: (line) => printed.push(line) });
+      expect(result.replicas).toBe(i);
+    }
+    expect(printed).toEqual(
+      Array.from({ length: 200 }, (_, i) => i)
+        .filter((i) => i % 7 === 6)
+        .map(String),
+    );
+  });
+
   it('evaluates state-preservation JSONPath on a worker', async () => {
     const result = await work.evaluatePreservation([{ aliasLabelName: 'phase', jsonPath: '{.phase}' }], { phase: 'Running' });
     expect(result).toEqual({ labels: { phase: 'Running' }, errors: [], warnings: [] });
