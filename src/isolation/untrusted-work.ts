@@ -8,8 +8,7 @@ import { compileCheck } from '../lua/compile-check.ts';
 import { LuaScriptError } from '../lua/errors.ts';
 import type { PreservationResult } from '../preservation/evaluate.ts';
 import type { LuaMethod, UntrustedWorkerData, WorkerReply } from './protocol.ts';
-import type { Answer } from './worker-pool.ts';
-import { defaultWorkerCount, WorkerPool, WorkerTaskError, type StopReason } from './worker-pool.ts';
+import { defaultWorkerCount, WorkerPool, WorkerTaskError, type Answer, type StopReason } from './worker-pool.ts';
 
 export interface UntrustedWorkOptions {
   /** Worker threads (default: the machine's parallelism, between 2 and 8). */
