@@ -4,6 +4,7 @@
 //   npm run soak                       # 5 minutes
 //   npm run soak -- --minutes 30 --connections 16
 //   SOAK_MINUTES=60 npm run soak
+//   npm run soak -- --customizations bench/customizations   # CloneSet answered by Lua on the worker threads
 //
 // The load cycles through every recorded fixture request (all built-in kinds and operations, including
 // Lua-served ones), the curl examples, and requests that must be refused (unknown kind, bad JSON, wrong
@@ -23,6 +24,8 @@ const { values } = parseArgs({
     'sample-seconds': { type: 'string', default: process.env.SOAK_SAMPLE_SECONDS ?? '10' },
     // Fail when the heap's low-water mark rises more than this between the first and last third of the run.
     'max-heap-growth-mib': { type: 'string', default: process.env.SOAK_MAX_HEAP_GROWTH_MIB ?? '16' },
+    // Passed to the server: the kinds these customizations target are answered by Lua on worker threads.
+    customizations: { type: 'string' },
   },
 });
 const minutes = Number(values.minutes);
@@ -44,8 +47,8 @@ const valid = [
   ...jsonFiles(join(ROOT, 'examples/requests')).map((f) => JSON.parse(readFileSync(f, 'utf8'))),
 ].map((r) => JSON.stringify(r.request ? r : { apiVersion: 'config.karmada.io/v1alpha1', kind: 'ResourceInterpreterContext', request: r }));
 const unknownKind = valid[0]!.replace(/"kind":"(CloneSet|StatefulSet|Workflow|XlineCluster)"/g, '"kind":"Unknown"');
-const requests = [
-  ...valid.map((body) => ({ method: 'POST', path: '/interpret?timeout=10s', headers: JSON_HEADERS, body })),
+const requests: autocannon.Request[] = [
+  ...valid.map((body) => ({ method: 'POST' as const, path: '/interpret?timeout=10s', headers: JSON_HEADERS, body })),
   { method: 'POST', path: '/interpret?timeout=10s', headers: JSON_HEADERS, body: unknownKind },
   { method: 'POST', path: '/interpret', headers: JSON_HEADERS, body: '{"request": {"uid": "broken"' },
   { method: 'POST', path: '/interpret', headers: { 'content-type': 'text/plain' }, body: valid[0]! },
@@ -85,14 +88,14 @@ function troughRise(values: number[]): { from: number; to: number; rise: number 
 // Info level as in production (one log line per request), so logging is part of what is soaked.
 // The old-space limit of a pod with the manifests' 512Mi memory limit, so the garbage collector works as
 // hard as it would there and the heap samples show what is live rather than what V8 had no reason to free.
-const server = await spawnServer(['--log-level', 'info'], {
+const serverArgs = ['--log-level', 'info', ...(values.customizations ? ['--customizations', resolve(values.customizations)] : [])];
+const server = await spawnServer(serverArgs, {
   NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${process.env.SOAK_MAX_OLD_SPACE_MIB ?? '256'}`.trim(),
 });
 const pid = server.child.pid!;
 process.stdout.write(`soak: ${minutes} min, ${connections} connections, ${requests.length} request shapes, server pid ${pid} on port ${server.port}\n`);
 
 let completed = 0;
-let malformed = 0;
 const startedAt = performance.now();
 const samples: Sample[] = [];
 async function sample() {
@@ -111,7 +114,7 @@ async function sample() {
   );
 }
 
-const options = {
+const options: autocannon.Options = {
   url: `https://127.0.0.1:${server.port}`,
   servername: 'localhost',
   tlsOptions: { ca: server.ca },
@@ -121,18 +124,18 @@ const options = {
   timeout: 15,
   requests,
   // Every /interpret answer must be an envelope (HTTP 200 even for refusals).
-  verifyBody: (body: string) => body.startsWith('{"apiVersion":"config.karmada.io/v1alpha1"') || body.startsWith('{"ready"'),
+  verifyBody: (body) => {
+    const text = String(body);
+    return text.startsWith('{"apiVersion":"config.karmada.io/v1alpha1"') || text.startsWith('{"ready"');
+  },
 };
-const instance = autocannon(options);
-instance.on('response', () => (completed += 1));
-instance.on('reqMismatch', () => (malformed += 1));
+const finished = new Promise<autocannon.Result>((resolve, reject) => {
+  const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  instance.on('response', () => (completed += 1));
+});
 await sample();
 const timer = setInterval(() => void sample(), sampleMs);
-const result = (await instance) as Awaited<typeof instance> & {
-  latency: { p50: number; p99: number; max: number };
-  mismatches?: number;
-  requests: { average: number };
-};
+const result = await finished;
 clearInterval(timer);
 await sample();
 await server.stop();
@@ -148,14 +151,14 @@ const leaking = warm.length >= 6 && heap.rise > maxGrowth;
 process.stdout.write(
   [
     '',
-    `requests: ${completed} (${result.requests.average.toFixed(0)}/s), errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}, resets ${result.resets}, malformed bodies ${malformed}`,
+    `requests: ${completed} (${result.requests.average.toFixed(0)}/s), errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}, resets ${result.resets}, malformed bodies ${result.mismatches}`,
     `latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`,
     `rss low-water:  ${rss.from.toFixed(1)} -> ${rss.to.toFixed(1)} MiB (${rss.rise >= 0 ? '+' : ''}${rss.rise.toFixed(1)}; ${perHour(rss.rise)}), peak ${Math.max(...samples.map((s) => s.rssMiB)).toFixed(1)} MiB`,
     `heap low-water: ${heap.from.toFixed(1)} -> ${heap.to.toFixed(1)} MiB (${heap.rise >= 0 ? '+' : ''}${heap.rise.toFixed(1)}; ${perHour(heap.rise)}), limit +${maxGrowth} MiB${warm.length < 6 ? ' (too few samples to judge: run longer)' : ''}`,
     '',
   ].join('\n'),
 );
-const failures = result.errors + result.timeouts + result.non2xx + malformed;
+const failures = result.errors + result.timeouts + result.non2xx + result.mismatches;
 if (failures > 0) process.stdout.write(`FAIL: ${failures} failed or malformed responses\n`);
 if (leaking) process.stdout.write(`FAIL: the heap's low-water mark rose ${heap.rise.toFixed(1)} MiB (> ${maxGrowth})\n`);
 process.exitCode = failures > 0 || leaking ? 1 : 0;
