@@ -6,9 +6,9 @@
 //   SOAK_MINUTES=60 npm run soak
 //   npm run soak -- --customizations bench/customizations   # CloneSet answered by Lua on the worker threads
 //
-// The load cycles through every recorded fixture request (all built-in kinds and operations, including
-// Lua-served ones), the curl examples, and requests that must be refused (unknown kind, bad JSON, wrong
-// content type, missing fields); connections are re-established every 500 requests so TLS handshakes
+// The load cycles through every recorded fixture request (all built-in kinds and operations; with
+// --customizations, the kinds those target are answered by Lua), the curl examples, and requests that
+// must be refused (unknown kind, bad JSON, wrong content type, missing fields); connections are re-established every 500 requests so TLS handshakes
 // are part of the mix. Memory is read from the server's own /metrics (V8 heap) and /proc (RSS).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -373,7 +373,6 @@ export class WorkerPool {
     void slot.worker.terminate();
   }
 
-  /** Reads busy workers' memory while any is busy. */
   /** Reads busy workers' memory every memoryCheckMs; the timer stops at the first check that finds none busy. */
   private watchMemory(): void {
     if (this.memoryTimer) return;
