@@ -3,7 +3,7 @@
 import { lauxlib, lua, to_luastring } from './fengari.ts';
 import { LuaScriptError } from './errors.ts';
 import { luaToJsString } from './sandbox.ts';
-import { toLua53Source } from './source.ts';
+import { firstCompileError, toLua53Source } from './source.ts';
 
 const CHUNK_NAME = to_luastring('=<string>');
 let state: unknown;
@@ -15,5 +15,6 @@ export function compileCheck(script: string): void {
   const status = lauxlib.luaL_loadbuffer(L, code, code.length, CHUNK_NAME);
   const message = status === lua.LUA_OK ? undefined : luaToJsString(L, -1);
   lua.lua_settop(L, 0);
-  if (message !== undefined) throw LuaScriptError.fromLuaMessage(message);
+  const error = firstCompileError(script, message === undefined ? undefined : LuaScriptError.fromLuaMessage(message));
+  if (error) throw error;
 }

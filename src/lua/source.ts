@@ -3,7 +3,10 @@
 // unknown escape ("\." is "."; also "\x", "\z", "\u", which are 5.1-unknown), where Lua 5.3 rejects
 // the script ("invalid escape sequence") or decodes it differently. No library tokenizes Lua for
 // this, so a small scanner rewrites only those escapes inside short strings, keeping every newline
-// (so line numbers in errors stay right).
+// (so line numbers in errors stay right). The same scanner finds the Lua 5.3 operators gopher-lua
+// refuses, so that a script Karmada would not compile does not compile here either.
+
+import { LuaScriptError } from './errors.ts';
 
 const GOPHER_ESCAPES = new Set(['a', 'b', 'f', 'n', 'r', 't', 'v', '\\', '"', "'", '\n', '\r', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
 
@@ -22,38 +25,91 @@ function skipLongBracket(source: string, i: number, openLength: number): number 
   return end === -1 ? source.length : end + close.length;
 }
 
-export function toLua53Source(source: string): string {
-  if (!source.includes('\\')) return source;
-  let out = '';
+/** A stretch of a script: code, a short string (quotes included), or a comment or long string. */
+interface Segment {
+  kind: 'code' | 'string' | 'other';
+  start: number;
+  end: number;
+}
+
+/** Splits a script into code, short strings and the rest, as a Lua lexer would; the segments cover it in order. */
+function* segments(source: string): Generator<Segment> {
+  let code = 0;
   let i = 0;
   while (i < source.length) {
     const ch = source[i];
+    let end: number;
+    let kind: Segment['kind'] = 'other';
     if (ch === '-' && source[i + 1] === '-') {
       const open = longBracketAt(source, i + 2);
-      const end = open ? skipLongBracket(source, i + 2, open) : source.indexOf('\n', i) + 1 || source.length;
-      out += source.slice(i, end);
-      i = end;
+      end = open ? skipLongBracket(source, i + 2, open) : source.indexOf('\n', i) + 1 || source.length;
     } else if (ch === '[' && longBracketAt(source, i)) {
-      const end = skipLongBracket(source, i, longBracketAt(source, i));
-      out += source.slice(i, end);
-      i = end;
+      end = skipLongBracket(source, i, longBracketAt(source, i));
     } else if (ch === '"' || ch === "'") {
-      out += ch;
-      i++;
-      while (i < source.length && source[i] !== ch && source[i] !== '\n') {
-        if (source[i] === '\\' && i + 1 < source.length) {
-          const next = source[i + 1];
-          out += GOPHER_ESCAPES.has(next) ? `\\${next}` : next;
-          i += 2;
-        } else {
-          out += source[i++];
-        }
-      }
-      if (i < source.length) out += source[i++];
+      kind = 'string';
+      end = i + 1;
+      while (end < source.length && source[end] !== ch && source[end] !== '\n') end += source[end] === '\\' ? 2 : 1;
+      end = Math.min(end + 1, source.length);
     } else {
-      out += ch;
       i++;
+      continue;
+    }
+    if (code < i) yield { kind: 'code', start: code, end: i };
+    yield { kind, start: i, end };
+    code = i = end;
+  }
+  if (code < source.length) yield { kind: 'code', start: code, end: source.length };
+}
+
+export function toLua53Source(source: string): string {
+  if (!source.includes('\\')) return source;
+  let out = '';
+  for (const { kind, start, end } of segments(source)) {
+    if (kind !== 'string') {
+      out += source.slice(start, end);
+      continue;
+    }
+    for (let i = start; i < end; i++) {
+      const next = source[i + 1];
+      if (source[i] === '\\' && next !== undefined && i + 1 < end) {
+        out += GOPHER_ESCAPES.has(next) ? `\\${next}` : next;
+        i++;
+      } else {
+        out += source[i];
+      }
     }
   }
   return out;
+}
+
+/**
+ * Lua 5.3 operators that gopher-lua's lexer or parser refuses (Karmada's admission check then rejects the
+ * customization) while fengari runs them: integer division and the bitwise operators. `~=` is 5.1's "not equal".
+ */
+const LUA53_OPERATOR = /\/\/|<<|>>|~(?!=)|&|\|/g;
+
+/** The first Lua 5.3-only operator outside strings and comments, with its line (1-based), or undefined. */
+export function lua53OnlyOperator(source: string): { operator: string; line: number } | undefined {
+  for (const { kind, start, end } of segments(source)) {
+    if (kind !== 'code') continue;
+    LUA53_OPERATOR.lastIndex = 0;
+    const match = LUA53_OPERATOR.exec(source.slice(start, end));
+    if (!match) continue;
+    const at = start + match.index;
+    let line = 1;
+    for (let i = source.indexOf('\n'); i !== -1 && i < at; i = source.indexOf('\n', i + 1)) line++;
+    return { operator: match[0], line };
+  }
+  return undefined;
+}
+
+/**
+ * The compile error Karmada would report first: `fengariError` (from compiling the rewritten script), or
+ * a Lua 5.3-only operator on an earlier line, which fengari accepts and gopher-lua does not.
+ */
+export function firstCompileError(source: string, fengariError: LuaScriptError | undefined): LuaScriptError | undefined {
+  const found = lua53OnlyOperator(source);
+  if (!found || (fengariError?.line !== undefined && fengariError.line < found.line)) return fengariError;
+  const what = found.operator === '//' ? 'integer division (use math.floor(a / b))' : 'a bitwise operator';
+  return new LuaScriptError(`'${found.operator}' is Lua 5.3 ${what}: Karmada's Lua (gopher-lua, Lua 5.1) does not compile it`, { line: found.line });
 }

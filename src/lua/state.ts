@@ -5,7 +5,7 @@ import { getHeapStatistics } from 'node:v8';
 import { lua, lauxlib, markChecked, observeStringAllocations, tableAt, tableEntries, to_luastring, writtenSinceChecked, type LuaTable } from './fengari.ts';
 import { openSandbox, luaToJsString, pushFreshGlobals, type SandboxHandles } from './sandbox.ts';
 import { LuaScriptError } from './errors.ts';
-import { toLua53Source } from './source.ts';
+import { firstCompileError, toLua53Source } from './source.ts';
 import { createLazyMetatable, pushLazyJson, useLazyResults } from './lazy.ts';
 import { pushJson } from './convert.ts';
 
@@ -95,10 +95,11 @@ export class LuaState {
     }
     const code = to_luastring(toLua53Source(script));
     const status = lauxlib.luaL_loadbuffer(this.L, code, code.length, CHUNK_NAME);
-    if (status !== lua.LUA_OK) {
-      const message = luaToJsString(this.L, -1);
+    const message = status === lua.LUA_OK ? undefined : luaToJsString(this.L, -1);
+    const error = firstCompileError(script, message === undefined ? undefined : LuaScriptError.fromLuaMessage(message));
+    if (error) {
       lua.lua_settop(this.L, 0);
-      throw LuaScriptError.fromLuaMessage(message);
+      throw error;
     }
     const ref = lauxlib.luaL_ref(this.L, lua.LUA_REGISTRYINDEX);
     if (this.chunks.size >= MAX_CHUNKS_PER_STATE) {

@@ -169,3 +169,45 @@ end`,
     expect(err).toMatchObject({ line: 6, luaMessage: 'boom q' });
   });
 });
+
+// gopher-lua v1.1.1 (Karmada's go.mod), parse/lexer.go Scanner.Scan: '~' not followed by '=' is "Invalid '~'
+// token", '&' and '|' "Invalid token"; "//", "<<" and ">>" lex as two tokens, which its grammar refuses.
+describe('Lua 5.3 operators', () => {
+  const compileError = (script: string) => {
+    try {
+      rt.compileCheck(script);
+      return undefined;
+    } catch (e) {
+      return e as { line?: number; luaMessage: string };
+    }
+  };
+
+  it.each([
+    ['//', 'return { n = 7 // 2 }'],
+    ['&', 'return { n = 6 & 3 }'],
+    ['|', 'return { n = 6 | 3 }'],
+    ['~', 'return { n = 6 ~ 3 }'],
+    ['~', 'return { n = ~6 }'],
+    ['<<', 'return { n = 1 << 4 }'],
+    ['>>', 'return { n = 16 >> 4 }'],
+  ])("refuses '%s' as Karmada's Lua does, though fengari would run it", async (operator, body) => {
+    const script = reflectScript(body);
+    expect(compileError(script)).toMatchObject({ line: 2, luaMessage: expect.stringContaining(`'${operator}' is Lua 5.3`) });
+    await expect(reflect(body)).rejects.toMatchObject({ line: 2, luaMessage: expect.stringContaining(`'${operator}' is Lua 5.3`) });
+  });
+
+  it('accepts them in strings and comments, ~= everywhere, and goto (gopher-lua parses it too)', async () => {
+    const body = `-- a // b & c | d ~ e << f >> g
+      --[[ 7 // 2 ]] local s = "a // b & c | d ~ e << f >> g" .. 'x \\' // y' .. [==[ 1 << 2 ]==]
+      for i = 1, 3 do if i == 2 then goto done end end ::done::
+      return { s = s, ne = 1 ~= 2, ne2 = 1~=1 }`;
+    expect(compileError(reflectScript(body))).toBeUndefined();
+    expect(await reflect(body)).toEqual({ s: "a // b & c | d ~ e << f >> gx ' // y 1 << 2 ", ne: true, ne2: false });
+  });
+
+  it('reports an earlier error of another kind first, as a parser reading in order does', () => {
+    const error = compileError(reflectScript('local x = = 1\n  return { n = 7 // 2 }'));
+    expect(error?.line).toBe(2);
+    expect(error?.luaMessage).not.toContain('Lua 5.3');
+  });
+});
