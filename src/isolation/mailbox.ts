@@ -104,11 +104,11 @@ export class Mailbox {
 /**
  * How long to wait for a message, given how long the last wait for one like it lasted: the whole `maxMs`
  * when that was at most `maxMs` (messages are coming quickly: a tighter window misses the slow ones, and
- * each miss costs a wake-up); otherwise, or with no last wait yet (0), not at all (waiting would only burn
- * CPU). A worker waits for its next call, the main thread for an answer.
+ * each miss costs a wake-up); otherwise, or with no last wait yet (Infinity), not at all (waiting would
+ * only burn CPU). A worker waits for its next call, the main thread for an answer.
  */
 export function pollWindowMs(lastWaitMs: number, maxMs: number): number {
-  return lastWaitMs > 0 && lastWaitMs <= maxMs ? maxMs : 0;
+  return lastWaitMs <= maxMs ? maxMs : 0;
 }
 
 /** Messages between the pool and its workers are text: a JSON header line, then a payload (JSON text, or empty). */

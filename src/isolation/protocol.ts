@@ -12,7 +12,7 @@ export interface UntrustedWorkerData {
 export type LuaMethod =
   'getReplicas' | 'getComponents' | 'reviseReplica' | 'retain' | 'aggregateStatus' | 'reflectStatus' | 'interpretHealth' | 'getDependencies';
 
-export type WorkerRequest =
+export type WorkerRequest = (
   | {
       id: number;
       type: 'lua';
@@ -24,7 +24,14 @@ export type WorkerRequest =
       onceReset?: boolean;
       timeoutMs: number;
     }
-  | { id: number; type: 'preserve'; rules: unknown[] };
+  | { id: number; type: 'preserve'; rules: unknown[] }
+) & {
+  /**
+   * How long the worker waits at its mailbox for its next call after answering this one (decision 0007),
+   * chosen by the pool from the last gap between an answer and the next call, as the main thread saw it.
+   */
+  waitMs?: number;
+};
 
 export interface WorkerError {
   message: string;

@@ -7,7 +7,7 @@ import { getHeapStatistics } from 'node:v8';
 import type { StatePreservationRule } from '../interpreter/types.ts';
 import { LuaRuntime } from '../lua/runtime.ts';
 import { evaluatePreservation } from '../preservation/evaluate.ts';
-import { frame, Mailbox, pollWindowMs, unframe } from './mailbox.ts';
+import { frame, Mailbox, unframe } from './mailbox.ts';
 import {
   MAX_PRINT_LINES,
   MAX_PRINT_LINE_CHARS,
@@ -91,23 +91,17 @@ async function handle(request: WorkerRequest, payload: string): Promise<[WorkerR
   }
 }
 
-/** The longest a worker waits at its mailbox for its next call after answering (decision 0007). */
-const MAX_NEXT_CALL_POLL_MS = 3;
-/** When this worker last answered (performance.now()), and how long it waits after its next answer. */
-let answeredAt: number | undefined;
-let waitMs = 0;
 /** Calls received so far: a wait scheduled after one answer is dropped if another call came first. */
 let received = 0;
 
 function receive(text: string): void {
   received++;
-  if (answeredAt !== undefined) waitMs = pollWindowMs(performance.now() - answeredAt, MAX_NEXT_CALL_POLL_MS);
-  answeredAt = undefined;
   const { header, payload } = unframe(text);
-  void handle(header as WorkerRequest, payload).then(([reply, json]) => {
+  const request = header as WorkerRequest;
+  const waitMs = request.waitMs ?? 0;
+  void handle(request, payload).then(([reply, json]) => {
     const answer = frame(reply, json);
     if (!toMain.deliver(answer)) port.postMessage(answer);
-    answeredAt = performance.now();
     if (waitMs > 0) {
       const after = received;
       // After the event loop's turn, so a call already posted to the port is taken first.

@@ -88,11 +88,15 @@ interface Slot {
   toMain: Mailbox;
   /** performance.now() until which the main thread polls `toMain` for this slot's answer; 0: it does not. */
   pollUntil: number;
+  /** performance.now() when the main thread took this worker's last answer; -Infinity before the first. */
+  answeredAt: number;
 }
 
 const RESTART_BACKOFF_MS = 1000;
 /** The longest the main thread polls for a task's answer instead of sleeping (decision 0007). */
 const MAX_ANSWER_POLL_MS = 3;
+/** The longest a worker waits at its mailbox for its next task after answering (decision 0007). */
+const MAX_NEXT_TASK_POLL_MS = 3;
 /** Larger tasks and answers (a workload with thousands of clusters' statuses) take the message port. */
 const MAILBOX_BYTES = 256 * 1024;
 /** `once` values a worker keeps (scripts: a configuration has far fewer). */
@@ -117,8 +121,8 @@ export class WorkerPool {
   /** Consecutive workers that died before becoming ready: a broken worker file must not spin. */
   private failedStarts = 0;
   private readonly resourceLimits: ResourceLimits;
-  /** How long the last answered task took (ms): the main thread polls for answers only while tasks are short. */
-  private lastTaskMs = 0;
+  /** How long the last answered task took (ms; Infinity before the first): the main thread polls for answers only while tasks are short. */
+  private lastTaskMs = Infinity;
   /** Whether a chain of pollAnswers immediates is running. */
   private polling = false;
 
@@ -205,6 +209,7 @@ export class WorkerPool {
       toWorker: new Mailbox(toWorker),
       toMain: new Mailbox(toMain),
       pollUntil: 0,
+      answeredAt: -Infinity,
     };
     this.slots.add(slot);
     worker.on('message', (text: string) => {
@@ -238,7 +243,8 @@ export class WorkerPool {
     if (!task || answer.header.id !== task.header.id) return;
     clearTimeout(slot.killTimer);
     slot.task = undefined;
-    this.lastTaskMs = performance.now() - slot.assignedAt;
+    slot.answeredAt = performance.now();
+    this.lastTaskMs = slot.answeredAt - slot.assignedAt;
     if (typeof answer.header.idleBytes === 'number') slot.idleBytes = answer.header.idleBytes;
     task.resolve(answer);
     this.dispatch();
@@ -352,7 +358,10 @@ export class WorkerPool {
         setImmediate(this.pollAnswers);
       }
     }
-    let header = task.header;
+    // After this task the worker waits at its mailbox while tasks come quickly, judged by the gap since its last
+    // answer as seen here: the worker's own clock would count its wake-up after a task sent by the port.
+    const waitMs = pollWindowMs(slot.assignedAt - slot.answeredAt, MAX_NEXT_TASK_POLL_MS);
+    let header = waitMs > 0 ? { ...task.header, waitMs } : task.header;
     const once = task.options.once;
     if (once && !slot.sent.has(once.key)) {
       // The worker keeps what it was sent until told to forget it all (onceReset), so both sides agree.

@@ -101,6 +101,7 @@ describe('frame', () => {
 
 describe('pollWindowMs', () => {
   it('polls for the whole window when the last wait was within it', () => {
+    expect(pollWindowMs(0, 3)).toBe(3);
     expect(pollWindowMs(0.2, 3)).toBe(3);
     expect(pollWindowMs(1.2, 3)).toBe(3);
     expect(pollWindowMs(3, 3)).toBe(3);
@@ -109,6 +110,6 @@ describe('pollWindowMs', () => {
   it('does not poll after a long wait (sparse calls) or before any (no estimate yet)', () => {
     expect(pollWindowMs(3.01, 3)).toBe(0);
     expect(pollWindowMs(250, 3)).toBe(0);
-    expect(pollWindowMs(0, 3)).toBe(0);
+    expect(pollWindowMs(Infinity, 3)).toBe(0);
   });
 });
