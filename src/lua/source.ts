@@ -86,19 +86,13 @@ export function toLua53Source(source: string): string {
  * Lua 5.3 operators that gopher-lua's lexer or parser refuses (Karmada's admission check then rejects the
  * customization) while fengari runs them: integer division and the bitwise operators. `~=` is 5.1's "not equal".
  */
-const LUA53_OPERATOR = /\/\/|<<|>>|~(?!=)|&|\|/g;
+const LUA53_OPERATOR = /\/\/|<<|>>|~(?!=)|&|\|/;
 
 /** The first Lua 5.3-only operator outside strings and comments, with its line (1-based), or undefined. */
 export function lua53OnlyOperator(source: string): { operator: string; line: number } | undefined {
   for (const { kind, start, end } of segments(source)) {
-    if (kind !== 'code') continue;
-    LUA53_OPERATOR.lastIndex = 0;
-    const match = LUA53_OPERATOR.exec(source.slice(start, end));
-    if (!match) continue;
-    const at = start + match.index;
-    let line = 1;
-    for (let i = source.indexOf('\n'); i !== -1 && i < at; i = source.indexOf('\n', i + 1)) line++;
-    return { operator: match[0], line };
+    const match = kind === 'code' ? LUA53_OPERATOR.exec(source.slice(start, end)) : null;
+    if (match) return { operator: match[0], line: source.slice(0, start + match.index).split('\n').length };
   }
   return undefined;
 }
