@@ -1,5 +1,6 @@
 // Lua 5.1 / gopher-lua behaviour where fengari (Lua 5.3) differs (spec §5.6, ecosystem §4.4).
 import { afterAll, describe, expect, it } from 'vitest';
+import { compileCheck } from '../../src/lua/compile-check.ts';
 import { LuaRuntime } from '../../src/lua/runtime.ts';
 import { reflectScript, workload } from './helpers.ts';
 
@@ -203,6 +204,12 @@ describe('Lua 5.3 operators', () => {
       return { s = s, ne = 1 ~= 2, ne2 = 1~=1 }`;
     expect(compileError(reflectScript(body))).toBeUndefined();
     expect(await reflect(body)).toEqual({ s: "a // b & c | d ~ e << f >> gx ' // y 1 << 2 ", ne: true, ne2: false });
+  });
+
+  it("is refused by the server's check too (the main thread compiles without a runtime)", () => {
+    expect(() => compileCheck(reflectScript('return { n = 7 // 2 }'))).toThrow(
+      expect.objectContaining({ line: 2, luaMessage: expect.stringContaining("'//' is Lua 5.3") }),
+    );
   });
 
   it('reports an earlier error of another kind first, as a parser reading in order does', () => {
