@@ -358,9 +358,11 @@ export class WorkerPool {
         setImmediate(this.pollAnswers);
       }
     }
-    // After this task the worker waits at its mailbox while tasks come quickly, judged by the gap since its last
-    // answer as seen here: the worker's own clock would count its wake-up after a task sent by the port.
-    const waitMs = pollWindowMs(slot.assignedAt - slot.answeredAt, MAX_NEXT_TASK_POLL_MS);
+    // After this task the worker waits at its mailbox while tasks come quickly one at a time, judged by the gap
+    // since its last answer as seen here (the worker's own clock would count its wake-up after a task sent by
+    // the port). Not while other tasks run or wait: under concurrent calls a spinning worker takes CPU from them.
+    const alone = this.queued() === 0 && [...this.slots].every((other) => other === slot || !other.task);
+    const waitMs = alone ? pollWindowMs(slot.assignedAt - slot.answeredAt, MAX_NEXT_TASK_POLL_MS) : 0;
     let header = waitMs > 0 ? { ...task.header, waitMs } : task.header;
     const once = task.options.once;
     if (once && !slot.sent.has(once.key)) {
