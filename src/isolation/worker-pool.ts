@@ -361,8 +361,8 @@ export class WorkerPool {
     // After this task the worker waits at its mailbox while tasks come quickly one at a time, judged by the gap
     // since its last answer as seen here (the worker's own clock would count its wake-up after a task sent by
     // the port). Not while other tasks run or wait: under concurrent calls a spinning worker takes CPU from them.
-    const alone = this.queued() === 0 && [...this.slots].every((other) => other === slot || !other.task);
-    const waitMs = alone ? pollWindowMs(slot.assignedAt - slot.answeredAt, MAX_NEXT_TASK_POLL_MS) : 0;
+    const { busy, queued } = this.stats(); // this task is counted as busy already
+    const waitMs = busy === 1 && queued === 0 ? pollWindowMs(slot.assignedAt - slot.answeredAt, MAX_NEXT_TASK_POLL_MS) : 0;
     let header = waitMs > 0 ? { ...task.header, waitMs } : task.header;
     const once = task.options.once;
     if (once && !slot.sent.has(once.key)) {
