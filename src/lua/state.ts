@@ -5,7 +5,7 @@ import { getHeapStatistics } from 'node:v8';
 import { lua, lauxlib, markChecked, observeStringAllocations, tableAt, tableEntries, to_luastring, writtenSinceChecked, type LuaTable } from './fengari.ts';
 import { openSandbox, luaToJsString, pushFreshGlobals, type SandboxHandles } from './sandbox.ts';
 import { LuaScriptError } from './errors.ts';
-import { firstCompileError, toLua53Source } from './source.ts';
+import { loadScript } from './compile-check.ts';
 import { createLazyMetatable, pushLazyJson, useLazyResults } from './lazy.ts';
 import { pushJson } from './convert.ts';
 
@@ -15,7 +15,6 @@ const HOOK_INSTRUCTIONS = 1000;
 const HOOK_CALLS_PER_MEMORY_CHECK = 8;
 /** String bytes a call may create between two heap checks. */
 const STRING_BYTES_PER_MEMORY_CHECK = 8 * 1024 * 1024;
-const CHUNK_NAME = to_luastring('=<string>');
 /** Compiled chunks kept per state (least recently used dropped first). */
 export const MAX_CHUNKS_PER_STATE = 512;
 
@@ -93,14 +92,7 @@ export class LuaState {
       this.chunks.set(script, existing);
       return { ref: existing, cached: true };
     }
-    const code = to_luastring(toLua53Source(script));
-    const status = lauxlib.luaL_loadbuffer(this.L, code, code.length, CHUNK_NAME);
-    const message = status === lua.LUA_OK ? undefined : luaToJsString(this.L, -1);
-    const error = firstCompileError(script, message === undefined ? undefined : LuaScriptError.fromLuaMessage(message));
-    if (error) {
-      lua.lua_settop(this.L, 0);
-      throw error;
-    }
+    loadScript(this.L, script);
     const ref = lauxlib.luaL_ref(this.L, lua.LUA_REGISTRYINDEX);
     if (this.chunks.size >= MAX_CHUNKS_PER_STATE) {
       // Scripts come from configuration, so this only trims after many reloads: drop the least recently used.
