@@ -3,8 +3,11 @@
 // unknown escape ("\." is "."; also "\x", "\z", "\u", which are 5.1-unknown), where Lua 5.3 rejects
 // the script ("invalid escape sequence") or decodes it differently. No library tokenizes Lua for
 // this, so a small scanner rewrites only those escapes inside short strings, keeping every newline
-// (so line numbers in errors stay right). The same scanner finds the Lua 5.3 operators gopher-lua
-// refuses, so that a script Karmada would not compile does not compile here either.
+// (so line numbers in errors stay right). The same scanner finds the syntax gopher-lua refuses and
+// fengari runs (Lua 5.3 operators, hexadecimal floats, binary numerals), so that a script Karmada would
+// not compile does not compile here either, and rewrites two numerals gopher-lua's lexer reads its own
+// way (parse/lexer.go scanNumber): it drops one leading zero ("010" is 10, "0010" octal 8), and it ends
+// a hexadecimal number at its last hex digit ("0x10..'a'" is a concatenation, a malformed number in 5.3).
 
 import { LuaScriptError } from './errors.ts';
 
@@ -61,10 +64,25 @@ function* segments(source: string): Generator<Segment> {
   if (code < source.length) yield { kind: 'code', start: code, end: source.length };
 }
 
+/** Where a numeral can start: not inside a name or number, nor after a decimal point (`..` is fine). */
+const NUMERAL_START = String.raw`(?<!\w)(?<!(?<!\.)\.)`;
+/** A hexadecimal number directly followed by `..`. */
+const HEX_BEFORE_CONCAT = new RegExp(String.raw`${NUMERAL_START}(0[xX][0-9A-Fa-f]+)(?=\.\.)`, 'g');
+/** The zero gopher-lua drops from a numeral that starts with 0 and a decimal digit (with a later x or b, both refuse it). */
+const DROPPED_ZERO = new RegExp(String.raw`${NUMERAL_START}0(?=\d)(?!\d*[xXbB])`, 'g');
+
+function gopherNumerals(code: string): string {
+  return code.replace(HEX_BEFORE_CONCAT, '$1 ').replace(DROPPED_ZERO, '');
+}
+
 export function toLua53Source(source: string): string {
-  if (!source.includes('\\')) return source;
+  if (!source.includes('\\') && gopherNumerals(source) === source) return source;
   let out = '';
   for (const { kind, start, end } of segments(source)) {
+    if (kind === 'code') {
+      out += gopherNumerals(source.slice(start, end));
+      continue;
+    }
     if (kind !== 'string') {
       out += source.slice(start, end);
       continue;
@@ -83,27 +101,39 @@ export function toLua53Source(source: string): string {
 }
 
 /**
- * Lua 5.3 operators that gopher-lua's lexer or parser refuses (Karmada's admission check then rejects the
- * customization) while fengari runs them: integer division and the bitwise operators. `~=` is 5.1's "not equal".
+ * What gopher-lua's lexer or parser refuses (Karmada's admission check then rejects the customization)
+ * while fengari runs it: integer division and the bitwise operators (`~=` is 5.1's "not equal"),
+ * hexadecimal floats (`0x1p4`, `0xA.8`: gopher-lua reads only hex digits after `0x`), and binary
+ * numerals (`0b101`: gopher-lua reads 0 then a name; fengari's lexer hands it to Go's number parser).
  */
 const LUA53_OPERATOR = /\/\/|<<|>>|~(?!=)|&|\|/;
+const HEX_FLOAT = String.raw`${NUMERAL_START}0[xX][0-9A-Fa-f]*(?:\.(?!\.)[0-9A-Fa-f]*(?:[pP][+-]?\d*)?|[pP][+-]?\d*)`;
+const BINARY = String.raw`${NUMERAL_START}0[bB][0-9A-Fa-f]*`;
+const REFUSED_BY_GOPHER_LUA = new RegExp(`${LUA53_OPERATOR.source}|${HEX_FLOAT}|${BINARY}`);
 
-/** The first Lua 5.3-only operator outside strings and comments, with its line (1-based), or undefined. */
-export function lua53OnlyOperator(source: string): { operator: string; line: number } | undefined {
+/** The first construct gopher-lua refuses outside strings and comments, with its line (1-based), or undefined. */
+export function refusedByGopherLua(source: string): { text: string; line: number } | undefined {
   for (const { kind, start, end } of segments(source)) {
-    const match = kind === 'code' ? LUA53_OPERATOR.exec(source.slice(start, end)) : null;
-    if (match) return { operator: match[0], line: source.slice(0, start + match.index).split('\n').length };
+    const match = kind === 'code' ? REFUSED_BY_GOPHER_LUA.exec(source.slice(start, end)) : null;
+    if (match) return { text: match[0], line: source.slice(0, start + match.index).split('\n').length };
   }
   return undefined;
 }
 
+function describeRefused(text: string): string {
+  if (text === '//') return 'Lua 5.3 integer division (use math.floor(a / b))';
+  if (/^0[xX]/.test(text)) return 'a Lua 5.3 hexadecimal float';
+  return /^0[bB]/.test(text) ? 'a binary numeral, which Lua does not have' : 'a Lua 5.3 bitwise operator';
+}
+
 /**
  * The compile error Karmada would report first: `fengariError` (from compiling the rewritten script), or
- * a Lua 5.3-only operator on an earlier line, which fengari accepts and gopher-lua does not.
+ * a construct on an earlier line that fengari accepts and gopher-lua does not.
  */
 export function firstCompileError(source: string, fengariError: LuaScriptError | undefined): LuaScriptError | undefined {
-  const found = lua53OnlyOperator(source);
+  const found = refusedByGopherLua(source);
   if (!found || (fengariError?.line !== undefined && fengariError.line < found.line)) return fengariError;
-  const what = found.operator === '//' ? 'integer division (use math.floor(a / b))' : 'a bitwise operator';
-  return new LuaScriptError(`'${found.operator}' is Lua 5.3 ${what}: Karmada's Lua (gopher-lua, Lua 5.1) does not compile it`, { line: found.line });
+  return new LuaScriptError(`'${found.text}' is ${describeRefused(found.text)}: Karmada's Lua (gopher-lua, Lua 5.1) does not compile it`, {
+    line: found.line,
+  });
 }

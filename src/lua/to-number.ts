@@ -18,7 +18,8 @@ function parseIntNumber(s: string, base: number): number | undefined {
 /**
  * gopher-lua parseNumber (utils.go), used for numerals in source and for strings coerced to numbers
  * (arithmetic, number arguments of library functions): trimmed of " \t\n", then ParseInt with base
- * 0 (so "0x10" is 16, "010" is octal 8, "0b101" is 5, "1_000" is 1000), else ParseFloat.
+ * 0 (so "0x10" is 16, "010" is octal 8, "0b101" is 5, "1_000" is 1000), else ParseFloat. A numeral in
+ * source comes here as gopher-lua's lexer cuts it (source.ts: source `010` arrives as "10").
  */
 export function goParseNumber(input: string): number | undefined {
   const s = input.replace(/^[ \t\n]+|[ \t\n]+$/g, '');
