@@ -8,7 +8,8 @@
 # production dependency has an install script or a native part (test/deploy/dockerfile.test.ts), so a
 # multi-arch build needs no emulation until the runtime stage, which only copies.
 
-# 1. Build: all dependencies (TypeScript), compile to dist/. `npm ci` runs `prepare` (= the build) itself.
+# 1. Build: all dependencies (TypeScript), compile to dist/. `npm ci --ignore-scripts`: its `prepare` (the
+#    build) would run before the sources are copied; the build runs once, below.
 FROM --platform=$BUILDPLATFORM node:26-trixie-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./

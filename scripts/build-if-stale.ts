@@ -41,7 +41,7 @@ export function staleReason(root = ROOT): string | undefined {
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const reason = staleReason();
   if (reason === undefined) {
-    process.stdout.write('dist/ is up to date with the sources; not rebuilding (npm run build forces a build)\n');
+    process.stdout.write('dist/ is up to date with the sources; not rebuilding (npm run build forces a clean build)\n');
   } else {
     process.stdout.write(`building dist/ (${reason})\n`);
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
