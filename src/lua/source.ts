@@ -1,7 +1,8 @@
 // Lua 5.1 (and gopher-lua) source compatibility applied before fengari's Lua 5.3 parser sees a script.
 // Only string escapes differ in ways Karmada scripts can hit: gopher-lua keeps the character of an
 // unknown escape ("\." is "."; also "\x", "\z", "\u", which are 5.1-unknown), where Lua 5.3 rejects
-// the script ("invalid escape sequence") or decodes it differently. No library tokenizes Lua for
+// the script ("invalid escape sequence") or decodes it differently, and keeps the low byte of a decimal
+// escape over 255 ("\300" is ","), which Lua 5.3 refuses. No library tokenizes Lua for
 // this, so a small scanner rewrites only those escapes inside short strings, keeping every newline
 // (so line numbers in errors stay right). The same scanner finds the syntax gopher-lua refuses and
 // fengari runs (Lua 5.3 operators, hexadecimal floats, binary numerals), so that a script Karmada would
@@ -11,7 +12,7 @@
 
 import { LuaScriptError } from './errors.ts';
 
-const GOPHER_ESCAPES = new Set(['a', 'b', 'f', 'n', 'r', 't', 'v', '\\', '"', "'", '\n', '\r', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+const GOPHER_ESCAPES = new Set(['a', 'b', 'f', 'n', 'r', 't', 'v', '\\', '"', "'", '\n', '\r']);
 
 /** Length of a long bracket opener "[==[" at `i` (its level + 2), or 0. */
 function longBracketAt(source: string, i: number): number {
@@ -75,6 +76,15 @@ function gopherNumerals(code: string): string {
   return code.replace(HEX_BEFORE_CONCAT, '$1 ').replace(DROPPED_ZERO, '');
 }
 
+/** An escape in a short string: a decimal one (up to three digits), or a backslash and one character. */
+const ESCAPE = /\\(\d{1,3}|[^])/g;
+
+/** The escape as Lua 5.3 reads what gopher-lua's scanEscape makes of it (a decimal one is kept to a byte, as Go's byte() does). */
+function gopherEscape(_escape: string, body: string): string {
+  if (/^\d/.test(body)) return `\\${String(Number(body) & 255).padStart(3, '0')}`;
+  return GOPHER_ESCAPES.has(body) ? `\\${body}` : body;
+}
+
 export function toLua53Source(source: string): string {
   if (!source.includes('\\') && gopherNumerals(source) === source) return source;
   let out = '';
@@ -83,19 +93,7 @@ export function toLua53Source(source: string): string {
       out += gopherNumerals(source.slice(start, end));
       continue;
     }
-    if (kind !== 'string') {
-      out += source.slice(start, end);
-      continue;
-    }
-    for (let i = start; i < end; i++) {
-      const next = source[i + 1];
-      if (source[i] === '\\' && next !== undefined && i + 1 < end) {
-        out += GOPHER_ESCAPES.has(next) ? `\\${next}` : next;
-        i++;
-      } else {
-        out += source[i];
-      }
-    }
+    out += kind === 'string' ? source.slice(start, end).replace(ESCAPE, gopherEscape) : source.slice(start, end);
   }
   return out;
 }

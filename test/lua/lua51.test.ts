@@ -151,6 +151,11 @@ describe('source compatibility', () => {
     expect(out).toEqual({ dot: 'a.b', found: true, x: 'x41', tab: 'a\tb', dec: 'A', quote: "it's", long: '\\.' });
   });
 
+  // parse/lexer.go scanEscape: up to three decimal digits, written with writeChar (Go's byte(), the low 8 bits).
+  it('keeps the low byte of a decimal escape over 255, where Lua 5.3 refuses the script', async () => {
+    expect(await reflect(`return { a = "\\300", b = "\\2561", c = "\\0\\65\\0066" }`)).toEqual({ a: ',', b: '\u00001', c: '\u0000A\u00066' });
+  });
+
   it('leaves comments alone and keeps line numbers', async () => {
     const err = await rt
       .reflectStatus(
