@@ -101,25 +101,37 @@ export function toLua53Source(source: string): string {
 /**
  * What gopher-lua's lexer or parser refuses (Karmada's admission check then rejects the customization)
  * while fengari runs it: integer division and the bitwise operators (`~=` is 5.1's "not equal"),
- * hexadecimal floats (`0x1p4`, `0xA.8`: gopher-lua reads only hex digits after `0x`), and binary
- * numerals (`0b101`: gopher-lua reads 0 then a name; fengari's lexer hands it to Go's number parser).
+ * hexadecimal floats (`0x1p4`, `0xA.8`: gopher-lua reads only hex digits after `0x`), binary numerals
+ * (`0b101`: gopher-lua reads 0 then a name; fengari's lexer hands it to Go's number parser), and a
+ * statement after `break` in its block (gopher-lua's grammar has `break`, like `return`, only as the
+ * last statement, as Lua 5.1 does).
  */
 const LUA53_OPERATOR = /\/\/|<<|>>|~(?!=)|&|\|/;
 const HEX_FLOAT = String.raw`${NUMERAL_START}0[xX][0-9A-Fa-f]*(?:\.(?!\.)[0-9A-Fa-f]*(?:[pP][+-]?\d*)?|[pP][+-]?\d*)`;
 const BINARY = String.raw`${NUMERAL_START}0[bB][0-9A-Fa-f]*`;
-const REFUSED_BY_GOPHER_LUA = new RegExp(`${LUA53_OPERATOR.source}|${HEX_FLOAT}|${BINARY}`);
+const BREAK_NOT_LAST = String.raw`\bbreak\b(?!\s*;?\s*(?:(?:end|else|elseif|until)\b|$))`;
+const REFUSED_BY_GOPHER_LUA = new RegExp(`${LUA53_OPERATOR.source}|${HEX_FLOAT}|${BINARY}|${BREAK_NOT_LAST}`);
+
+/** The script with its strings and comments blanked out (newlines kept, so offsets and lines stay). */
+function codeOnly(source: string): string {
+  let out = '';
+  for (const { kind, start, end } of segments(source)) {
+    const text = source.slice(start, end);
+    out += kind === 'code' ? text : text.replace(/[^\n]/g, ' ');
+  }
+  return out;
+}
 
 /** The first construct gopher-lua refuses outside strings and comments, with its line (1-based), or undefined. */
 export function refusedByGopherLua(source: string): { text: string; line: number } | undefined {
-  for (const { kind, start, end } of segments(source)) {
-    const match = kind === 'code' ? REFUSED_BY_GOPHER_LUA.exec(source.slice(start, end)) : null;
-    if (match) return { text: match[0], line: source.slice(0, start + match.index).split('\n').length };
-  }
-  return undefined;
+  const code = codeOnly(source);
+  const match = REFUSED_BY_GOPHER_LUA.exec(code);
+  return match ? { text: match[0], line: code.slice(0, match.index).split('\n').length } : undefined;
 }
 
 function describeRefused(text: string): string {
   if (text === '//') return 'Lua 5.3 integer division (use math.floor(a / b))';
+  if (text === 'break') return 'followed by another statement in its block, which Lua 5.1 does not allow';
   if (/^0[xX]/.test(text)) return 'a Lua 5.3 hexadecimal float';
   return /^0[bB]/.test(text) ? 'a binary numeral, which Lua does not have' : 'a Lua 5.3 bitwise operator';
 }

@@ -206,6 +206,8 @@ describe('Lua 5.3 syntax', () => {
     ['return { n = 0x10. }', "'0x10.' is a Lua 5.3 hexadecimal float"],
     // scanNumber: "0" then the name b101; fengari's lexer would read it whole and Go's parser accept it.
     ['return { n = 0b101 }', "'0b101' is a binary numeral, which Lua does not have"],
+    // parser.go.y: break is a laststat, like return; Lua 5.2+ made it an ordinary statement.
+    ['for i = 1, 3 do break; n = i end return {}', "'break' is followed by another statement in its block, which Lua 5.1 does not allow"],
   ])("refuses %s as Karmada's Lua does, though fengari would run it", async (body, message) => {
     const script = reflectScript(body);
     const expected = { line: 2, luaMessage: `${message}: Karmada's Lua (gopher-lua, Lua 5.1) does not compile it` };
@@ -217,10 +219,12 @@ describe('Lua 5.3 syntax', () => {
     expect(await reflect("return { s = 0x10..'a', t = 0xFF..0x1, e = 0x1e5 }")).toEqual({ s: '16a', t: '2551', e: 485 });
   });
 
-  it('accepts them in strings and comments, ~= everywhere, and goto (gopher-lua parses it too)', async () => {
+  it('accepts them in strings and comments, ~= everywhere, goto (gopher-lua parses it too), and break last in its block', async () => {
     const body = `-- a // b & c | d ~ e << f >> g
       --[[ 7 // 2 ]] local s = "a // b & c | d ~ e << f >> g" .. 'x \\' // y' .. [==[ 1 << 2 ]==]
       for i = 1, 3 do if i == 2 then goto done end end ::done::
+      for i = 1, 3 do if i == 1 then break; elseif i == 2 then break -- last
+      else break end end repeat break until true
       return { s = s, ne = 1 ~= 2, ne2 = 1~=1 }`;
     expect(compileError(reflectScript(body))).toBeUndefined();
     expect(await reflect(body)).toEqual({ s: "a // b & c | d ~ e << f >> gx ' // y 1 << 2 ", ne: true, ne2: false });
