@@ -1,14 +1,14 @@
 // Lua 5.1 (and gopher-lua) source compatibility applied before fengari's Lua 5.3 parser sees a script.
-// Only string escapes differ in ways Karmada scripts can hit: gopher-lua keeps the character of an
-// unknown escape ("\." is "."; also "\x", "\z", "\u", which are 5.1-unknown), where Lua 5.3 rejects
-// the script ("invalid escape sequence") or decodes it differently, and keeps the low byte of a decimal
-// escape over 255 ("\300" is ","), which Lua 5.3 refuses. No library tokenizes Lua for
-// this, so a small scanner rewrites only those escapes inside short strings, keeping every newline
-// (so line numbers in errors stay right). The same scanner finds the syntax gopher-lua refuses and
-// fengari runs (Lua 5.3 operators, hexadecimal floats, binary numerals), so that a script Karmada would
-// not compile does not compile here either, and rewrites two numerals gopher-lua's lexer reads its own
-// way (parse/lexer.go scanNumber): it drops one leading zero ("010" is 10, "0010" octal 8), and it ends
-// a hexadecimal number at its last hex digit ("0x10..'a'" is a concatenation, a malformed number in 5.3).
+// No library tokenizes Lua for this, so a small scanner splits a script into code, strings and comments
+// and, keeping every newline (line numbers in errors stay right):
+// - rewrites string escapes gopher-lua reads its own way: an unknown escape keeps its character ("\."
+//   is "."; also "\x", "\z", "\u", which are 5.1-unknown) and a decimal escape over 255 its low byte
+//   ("\300" is ","), where Lua 5.3 rejects the script or decodes it differently;
+// - rewrites numerals gopher-lua's lexer (parse/lexer.go scanNumber) cuts its own way: one leading zero
+//   is dropped ("010" is 10, "0010" octal 8), and a hexadecimal number ends at its last hex digit
+//   ("0x10..'a'" is a concatenation, a malformed number in 5.3);
+// - finds what gopher-lua refuses and fengari runs (5.3 operators, hexadecimal floats, binary numerals,
+//   a statement after `break`), so that a script Karmada would not compile does not compile here either.
 
 import { LuaScriptError } from './errors.ts';
 
