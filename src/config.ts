@@ -23,6 +23,7 @@ export interface ServeConfig {
   bodyLimit: number;
   inflightBodyLimit: number;
   bodyIdleTimeoutMs: number;
+  maxConnections: number;
   luaTimeoutMs: number;
   /** Worker threads for Lua customizations and state-preservation JSONPath. */
   luaWorkers: number;
@@ -102,6 +103,12 @@ export const SERVE_OPTIONS: OptionSpec[] = [
     env: 'KARMADA_INTERPRETER_BODY_IDLE_TIMEOUT',
     default: '5s',
     help: 'a request body that stops arriving this long is cut (answered 408, connection closed); Go duration',
+  },
+  {
+    flag: 'max-connections',
+    env: 'KARMADA_INTERPRETER_MAX_CONNECTIONS',
+    default: '4096',
+    help: 'connections open at once on the webhook port (an idle one holds ~55KiB); further ones are closed as they arrive (counted in karmada_interpreter_connections_dropped_total)',
   },
   {
     flag: 'lua-timeout',
@@ -319,6 +326,7 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
     bodyLimit: parseSize(str('body-limit')!, 'body-limit'),
     inflightBodyLimit: parseSize(str('inflight-body-limit')!, 'inflight-body-limit'),
     bodyIdleTimeoutMs: positive(parseDuration(str('body-idle-timeout')!, 'body-idle-timeout'), 'body-idle-timeout'),
+    maxConnections: parsePositiveInteger(str('max-connections')!, 'max-connections'),
     luaTimeoutMs: positive(parseDuration(str('lua-timeout')!, 'lua-timeout'), 'lua-timeout'),
     luaWorkers: parseWorkers(str('lua-workers')!),
     luaMemoryLimit: parseSize(str('lua-memory-limit')!, 'lua-memory-limit'),

@@ -45,6 +45,8 @@ export const KEEP_ALIVE_TIMEOUT_MS = 95_000;
 // has no caller left. Node answers 408 and closes the connection.
 export const REQUEST_TIMEOUT_MS = 60_000;
 export const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
+// After the handshake, the first request's headers must arrive as soon (connections.ts says why).
+export const FIRST_REQUEST_TIMEOUT_MS = 10_000;
 
 declare module 'fastify' {
   interface FastifyRequest {

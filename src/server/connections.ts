@@ -1,9 +1,16 @@
-// Graceful close of an HTTP(S) server without losing a request. Node's server.close() also closes idle
-// keep-alive connections at once, and a client that sends its next request on one at that moment gets a
-// reset; Karmada's client does not retry POSTs. So the listener is closed first (new connections are
-// refused, which a client sees before sending anything), requests in progress are answered (with
-// Connection: close, set while draining), and a connection without a request in progress is closed only
-// once it has been quiet for IDLE_GRACE_MS, which covers a request on its way over a just-opened connection.
+// The connections of an HTTP(S) server: how many are open, and a bound on the idle ones.
+//
+// A connection that has not sent a whole request's headers within `firstRequestTimeoutMs` of being
+// ready (TLS handshake done) is closed: node times out headers only once a request has begun, so a
+// client that connects and sends nothing would otherwise hold its socket and memory until it leaves.
+// Karmada's client sends its request as soon as it connects.
+//
+// Graceful close without losing a request. Node's server.close() also closes idle keep-alive connections
+// at once, and a client that sends its next request on one at that moment gets a reset; Karmada's client
+// does not retry POSTs. So the listener is closed first (new connections are refused, which a client sees
+// before sending anything), requests in progress are answered (with Connection: close, set while
+// draining), and a connection without a request in progress is closed only once it has been quiet for
+// IDLE_GRACE_MS, which covers a request on its way over a just-opened connection.
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Server } from 'node:http';
 
@@ -13,6 +20,8 @@ const CHECK_MS = 50;
 interface Tracked {
   active: number;
   quietSince: number;
+  /** Closes the connection unless its first request arrives; cleared when it does. */
+  firstRequest?: NodeJS.Timeout;
 }
 
 export class ConnectionTracker {
@@ -21,9 +30,11 @@ export class ConnectionTracker {
   /** Connections that can carry requests (the TLS socket over TLS). */
   private readonly sockets = new Map<Socket, Tracked>();
   private readonly server: Server;
+  private readonly firstRequestTimeoutMs: number;
 
-  constructor(server: Server) {
+  constructor(server: Server, options: { firstRequestTimeoutMs: number }) {
     this.server = server;
+    this.firstRequestTimeoutMs = options.firstRequestTimeoutMs;
     const tls = 'setSecureContext' in server;
     server.on('connection', (socket: Socket) => {
       this.accepted.add(socket);
@@ -34,6 +45,7 @@ export class ConnectionTracker {
     server.on('request', (request, response) => {
       const state = this.sockets.get(request.socket);
       if (!state) return;
+      clearTimeout(state.firstRequest);
       state.active++;
       response.once('close', () => {
         state.active--;
@@ -67,7 +79,13 @@ export class ConnectionTracker {
   }
 
   private track(socket: Socket): void {
-    this.sockets.set(socket, { active: 0, quietSince: performance.now() });
-    socket.once('close', () => this.sockets.delete(socket));
+    const state: Tracked = { active: 0, quietSince: performance.now() };
+    state.firstRequest = setTimeout(() => socket.destroy(), this.firstRequestTimeoutMs);
+    state.firstRequest.unref();
+    this.sockets.set(socket, state);
+    socket.once('close', () => {
+      clearTimeout(state.firstRequest);
+      this.sockets.delete(socket);
+    });
   }
 }

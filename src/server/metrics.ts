@@ -35,6 +35,11 @@ export class Metrics {
     help: 'Interpreter requests being processed.',
     registers: this.registers,
   });
+  readonly connectionsDropped = new Counter({
+    name: `${METRIC_PREFIX}connections_dropped_total`,
+    help: 'Connections closed as they arrived because --max-connections were open.',
+    registers: this.registers,
+  });
   readonly luaTimeouts = new Counter({
     name: `${METRIC_PREFIX}lua_timeouts_total`,
     help: 'Lua customization calls stopped at their time limit, by kind and operation.',
@@ -102,6 +107,18 @@ export class Metrics {
       registers: this.registers,
       collect() {
         this.set(budget.waiting);
+      },
+    });
+  }
+
+  /** A gauge read when Prometheus scrapes: the webhook port's open connections. */
+  watchConnections(open: () => number): void {
+    new Gauge({
+      name: `${METRIC_PREFIX}connections_open`,
+      help: 'Connections open on the webhook port, TLS handshake done or not (bounded by --max-connections).',
+      registers: this.registers,
+      collect() {
+        this.set(open());
       },
     });
   }

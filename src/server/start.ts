@@ -9,7 +9,7 @@ import type { LoadProblem } from '../lua/loader.ts';
 import { ExchangeRecorder } from '../record/recorder.ts';
 import { serverVersion } from '../record/server-version.ts';
 import type { Registrar } from '../register/registrar.ts';
-import { buildApp, buildMetricsApp } from './app.ts';
+import { buildApp, buildMetricsApp, FIRST_REQUEST_TIMEOUT_MS } from './app.ts';
 import { ConnectionTracker } from './connections.ts';
 import { DEFAULT_SANS } from './default-sans.ts';
 import { Metrics } from './metrics.ts';
@@ -154,7 +154,20 @@ export async function startServing(config: ServeConfig) {
     draining: () => draining,
     evaluatePreservation: (rules, status) => loaded.untrusted.evaluatePreservation(rules, status),
   });
-  const connections = new ConnectionTracker(app.server);
+  const connections = new ConnectionTracker(app.server, { firstRequestTimeoutMs: FIRST_REQUEST_TIMEOUT_MS });
+  metrics.watchConnections(() => connections.open);
+  // Past the bound node closes each new connection as it arrives; a flood is logged once a minute.
+  app.server.maxConnections = config.maxConnections;
+  let droppedSinceLog = 0;
+  let lastDropLog = -Infinity;
+  app.server.on('drop', () => {
+    metrics.connectionsDropped.inc();
+    droppedSinceLog++;
+    if (performance.now() - lastDropLog < 60_000) return;
+    logger.warn({ dropped: droppedSinceLog, maxConnections: config.maxConnections }, 'connections refused: --max-connections are open');
+    droppedSinceLog = 0;
+    lastDropLog = performance.now();
+  });
   const watcher = new CertificateWatcher(certFile, keyFile, pair, {
     onReload(next) {
       (app.server as import('node:https').Server).setSecureContext({ cert: next.cert, key: next.key, minVersion: 'TLSv1.2' });

@@ -1,7 +1,7 @@
 // The attacks of the "hard bounds" issue against the real server process: for each, the attack gets a
 // well-formed envelope within its deadline (plus a small grace), an ordinary CloneSet InterpretHealth and
-// GET /healthz sent every 50 ms beside it stay under 300 ms, the server's memory stays under 1 GB, and it
-// keeps serving afterwards. README.md ("Reliability") lists the classes and what each gets.
+// GET /healthz sent every 50 ms beside it (on connections opened before it) stay under 300 ms, the server's
+// memory stays under 1 GB, and it keeps serving afterwards. README.md ("Reliability") lists the classes and what each gets.
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -19,6 +19,9 @@ const LUA_TIMEOUT_MS = 1000;
 const GRACE_MS = 600;
 const PROBE_LIMIT_MS = 300;
 const RSS_LIMIT = 1024 * 1024 * 1024;
+const MAX_CONNECTIONS = 300;
+/** src/server/app.ts FIRST_REQUEST_TIMEOUT_MS. */
+const FIRST_REQUEST_TIMEOUT_MS = 10_000;
 const example = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/requests/${name}.json`, import.meta.url), 'utf8'));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -143,7 +146,10 @@ describe('hostile input against the real server', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kiw-hostile-'));
     for (const [file, text] of Object.entries(CUSTOMIZATIONS)) await writeFile(join(dir, file), text);
-    server = await spawnServer(['--customizations', dir, '--lua-timeout', `${LUA_TIMEOUT_MS}ms`, '--lua-workers', '2', '--body-idle-timeout', '2s']);
+    server = await spawnServer([
+      ...['--customizations', dir, '--lua-timeout', `${LUA_TIMEOUT_MS}ms`, '--lua-workers', '2', '--body-idle-timeout', '2s'],
+      ...['--max-connections', String(MAX_CONNECTIONS)],
+    ]);
     // Ready means the workers are up, so the first attack does not wait for them.
     for (let i = 0; i < 100 && (await send(server, { path: '/readyz' })).status !== 200; i++) await sleep(50);
   }, 60_000);
@@ -228,6 +234,33 @@ describe('hostile input against the real server', () => {
       expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).response).toMatchObject({ uid: `stalled-${i}`, successful: false, status: { code: 408 } });
     }
   });
+
+  it('500 connections that send nothing: those past --max-connections are refused at once, the rest closed after 10 s', async () => {
+    const started = performance.now();
+    const outcomes = await beside(server, () =>
+      Promise.all(
+        Array.from({ length: 500 }, () => {
+          const socket = connect({ host: '127.0.0.1', port: server.port, servername: 'localhost', ca: server.ca, ALPNProtocols: ['http/1.1'] });
+          let handshake = false;
+          socket.once('secureConnect', () => (handshake = true));
+          socket.on('error', () => undefined);
+          return new Promise<{ handshake: boolean; closedAfterMs: number }>((resolve) =>
+            socket.on('close', () => resolve({ handshake, closedAfterMs: performance.now() - started })),
+          );
+        }),
+      ),
+    );
+    const refused = outcomes.filter((o) => !o.handshake);
+    const idle = outcomes.filter((o) => o.handshake);
+    // The probes' connections count too, so at least 200 are refused.
+    expect(refused.length).toBeGreaterThanOrEqual(200);
+    expect(idle.length).toBeGreaterThan(0);
+    for (const o of refused) expect(o.closedAfterMs).toBeLessThan(FIRST_REQUEST_TIMEOUT_MS / 2);
+    for (const o of idle) expect(o.closedAfterMs).toBeGreaterThanOrEqual(FIRST_REQUEST_TIMEOUT_MS - 100);
+    for (const o of outcomes) expect(o.closedAfterMs).toBeLessThan(FIRST_REQUEST_TIMEOUT_MS + 3000);
+    const metrics = await send(server, { path: '/metrics' });
+    expect(Number(/^karmada_interpreter_connections_dropped_total (\d+)$/m.exec(metrics.body)?.[1])).toBe(refused.length);
+  }, 30_000);
 
   it('/preserve with {..a..a..a} over a status nested 300 levels deep fails that rule at the work cap', async () => {
     let status: Record<string, unknown> = { b: 0 };
