@@ -37,9 +37,11 @@ export class Metrics {
   });
   readonly connectionsDropped = new Counter({
     name: `${METRIC_PREFIX}connections_dropped_total`,
-    help: 'Connections closed as they arrived because --max-connections were open.',
+    help: 'Connections closed as they arrived because the listener (webhook, metrics) had its maximum open (--max-connections for the webhook).',
+    labelNames: ['listener'] as const,
     registers: this.registers,
   });
+  private readonly openConnections = new Map<string, () => number>();
   readonly luaTimeouts = new Counter({
     name: `${METRIC_PREFIX}lua_timeouts_total`,
     help: 'Lua customization calls stopped at their time limit, by kind and operation.',
@@ -111,16 +113,21 @@ export class Metrics {
     });
   }
 
-  /** A gauge read when Prometheus scrapes: the webhook port's open connections. */
-  watchConnections(open: () => number): void {
-    new Gauge({
-      name: `${METRIC_PREFIX}connections_open`,
-      help: 'Connections open on the webhook port, TLS handshake done or not (bounded by --max-connections).',
-      registers: this.registers,
-      collect() {
-        this.set(open());
-      },
-    });
+  /** A gauge read when Prometheus scrapes: a listener's open connections. */
+  watchConnections(listener: 'webhook' | 'metrics', open: () => number): void {
+    if (this.openConnections.size === 0) {
+      const listeners = this.openConnections;
+      new Gauge({
+        name: `${METRIC_PREFIX}connections_open`,
+        help: 'Connections open by listener (webhook, metrics), TLS handshake done or not.',
+        labelNames: ['listener'] as const,
+        registers: this.registers,
+        collect() {
+          for (const [name, count] of listeners) this.set({ listener: name }, count());
+        },
+      });
+    }
+    this.openConnections.set(listener, open);
   }
 
   /** Gauges read when Prometheus scrapes: the worker pool and the loaded customizations. */

@@ -1,8 +1,9 @@
 // The running server: logger, registry and its worker threads, TLS (with rotation), the app, the
 // optional plain-HTTP metrics listener, optional registration, graceful shutdown. Started by `serve`.
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import type { ServeConfig } from '../config.ts';
 import { createRegistry } from '../interpreter/setup.ts';
 import type { LoadProblem } from '../lua/loader.ts';
@@ -19,6 +20,8 @@ import { CertificateWatcher, readKeyPair } from './tls.ts';
 
 const LOG_BATCH_BYTES = 4096;
 const LOG_FLUSH_MS = 100;
+/** The plain-HTTP metrics listener (--metrics-bind-address) serves scrapes and probes: a few connections. */
+const METRICS_MAX_CONNECTIONS = 64;
 
 interface ServingCertificate {
   certFile: string;
@@ -50,6 +53,27 @@ function listenError(error: unknown, flags: string): unknown {
 function problemLocation(problem: LoadProblem): string {
   const document = /^document \d+/.exec(problem.message)?.[0];
   return document ? `${problem.file} (${document})` : problem.file;
+}
+
+/**
+ * Bounds a listener's connections (decision 0009): one that sends no request is closed, and past `max`
+ * open ones node closes each new connection as it arrives (counted; logged at most once a minute).
+ */
+function boundConnections(server: Server, listener: 'webhook' | 'metrics', max: number, metrics: Metrics, logger: Logger): ConnectionTracker {
+  const connections = new ConnectionTracker(server, { firstRequestTimeoutMs: FIRST_REQUEST_TIMEOUT_MS });
+  metrics.watchConnections(listener, () => connections.open);
+  server.maxConnections = max;
+  let droppedSinceLog = 0;
+  let lastLog = -Infinity;
+  server.on('drop', () => {
+    metrics.connectionsDropped.inc({ listener });
+    droppedSinceLog++;
+    if (performance.now() - lastLog < 60_000) return;
+    logger.warn({ listener, dropped: droppedSinceLog, maxConnections: max }, 'connections refused: the maximum are open');
+    droppedSinceLog = 0;
+    lastLog = performance.now();
+  });
+  return connections;
 }
 
 export async function startServing(config: ServeConfig) {
@@ -154,20 +178,7 @@ export async function startServing(config: ServeConfig) {
     draining: () => draining,
     evaluatePreservation: (rules, status) => loaded.untrusted.evaluatePreservation(rules, status),
   });
-  const connections = new ConnectionTracker(app.server, { firstRequestTimeoutMs: FIRST_REQUEST_TIMEOUT_MS });
-  metrics.watchConnections(() => connections.open);
-  // Past the bound node closes each new connection as it arrives; a flood is logged once a minute.
-  app.server.maxConnections = config.maxConnections;
-  let droppedSinceLog = 0;
-  let lastDropLog = -Infinity;
-  app.server.on('drop', () => {
-    metrics.connectionsDropped.inc();
-    droppedSinceLog++;
-    if (performance.now() - lastDropLog < 60_000) return;
-    logger.warn({ dropped: droppedSinceLog, maxConnections: config.maxConnections }, 'connections refused: --max-connections are open');
-    droppedSinceLog = 0;
-    lastDropLog = performance.now();
-  });
+  const connections = boundConnections(app.server, 'webhook', config.maxConnections, metrics, logger);
   const watcher = new CertificateWatcher(certFile, keyFile, pair, {
     onReload(next) {
       (app.server as import('node:https').Server).setSecureContext({ cert: next.cert, key: next.key, minVersion: 'TLSv1.2' });
@@ -218,6 +229,7 @@ export async function startServing(config: ServeConfig) {
     if (config.metricsBindAddress) {
       listening = 'metrics';
       metricsApp = buildMetricsApp(metrics, readiness, logger);
+      boundConnections(metricsApp.server, 'metrics', METRICS_MAX_CONNECTIONS, metrics, logger);
       await metricsApp.listen(config.metricsBindAddress);
     }
   } catch (error) {

@@ -259,7 +259,7 @@ describe('hostile input against the real server', () => {
     for (const o of idle) expect(o.closedAfterMs).toBeGreaterThanOrEqual(FIRST_REQUEST_TIMEOUT_MS - 100);
     for (const o of outcomes) expect(o.closedAfterMs).toBeLessThan(FIRST_REQUEST_TIMEOUT_MS + 3000);
     const metrics = await send(server, { path: '/metrics' });
-    expect(Number(/^karmada_interpreter_connections_dropped_total (\d+)$/m.exec(metrics.body)?.[1])).toBe(refused.length);
+    expect(Number(/^karmada_interpreter_connections_dropped_total\{listener="webhook"\} (\d+)$/m.exec(metrics.body)?.[1])).toBe(refused.length);
   }, 30_000);
 
   it('/preserve with {..a..a..a} over a status nested 300 levels deep fails that rule at the work cap', async () => {

@@ -1,9 +1,11 @@
 // --metrics-bind-address: /metrics, /healthz and /readyz over plain HTTP beside the webhook's TLS, for a
-// Prometheus that does not speak the webhook's TLS; the build-info gauge names version and Node.js.
+// Prometheus that does not speak the webhook's TLS; the build-info gauge names version and Node.js; its
+// connections are bounded like the webhook's (decision 0009).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { connect, type Socket } from 'node:net';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { serveConfig } from '../../src/config.ts';
 import { serverVersion } from '../../src/record/server-version.ts';
 import { generateSelfSigned } from '../../src/server/certificates.ts';
@@ -41,6 +43,37 @@ describe('the plain-HTTP metrics listener', () => {
     const without = await startServing(serveConfig(base, {}));
     cleanup.push(without.close);
     expect(without.metricsPort).toBeUndefined();
+  });
+
+  it('closes connections past its bound of 64 as they arrive, and counts them by listener', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kiw-metrics-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const pair = await generateSelfSigned();
+    await writeFile(join(dir, 'tls.crt'), pair.certPem);
+    await writeFile(join(dir, 'tls.key'), pair.keyPem);
+    const args = ['--cert-dir', dir, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent', '--metrics-bind-address', '127.0.0.1:0'];
+    const server = await startServing(serveConfig(args, {}));
+    cleanup.push(server.close);
+    let closedByServer = 0;
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 70 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket = connect(server.metricsPort!, '127.0.0.1', () => resolve(socket));
+            socket.on('error', () => undefined);
+            socket.on('close', () => closedByServer++);
+          }),
+      ),
+    );
+    await vi.waitFor(() => expect(closedByServer).toBe(6));
+    for (const socket of sockets) socket.destroy();
+    await vi.waitFor(async () => {
+      const text = await (await fetch(`http://127.0.0.1:${server.metricsPort}/metrics`)).text();
+      // The 6 past the bound, and any of these scrapes that came while the 64 were still open.
+      expect(Number(/^karmada_interpreter_connections_dropped_total\{listener="metrics"\} (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(6);
+      expect(text).toMatch(/^karmada_interpreter_connections_open\{listener="webhook"\} 0$/m);
+    });
   });
 
   it.each([
