@@ -294,6 +294,56 @@ const stringUpper: CFunction = (L) => {
   return 1;
 };
 
+const PERCENT = 0x25;
+/** Class letters gopher-lua's pm does not know (`%g`) or does not treat as a class (`%f`, Lua 5.2's frontier). */
+const NOT_GOPHER_CLASSES = new Set([0x67 /* g */, 0x47 /* G */, 0x66 /* f */]);
+
+/**
+ * The pattern as gopher-lua's pm reads it (pm.go parsePattern, parseClass): `%g`, `%G` and `%f` are the
+ * letters themselves there, where fengari matches printable characters or a frontier. Undefined when
+ * nothing changes. `%b` takes the next two characters as they are, outside sets.
+ */
+export function gopherPattern(pattern: Uint8Array): Uint8Array | undefined {
+  if (!pattern.includes(PERCENT)) return undefined;
+  const out: number[] = [];
+  let changed = false;
+  let inSet = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === PERCENT && i + 1 < pattern.length) {
+      const next = pattern[i + 1]!;
+      if (NOT_GOPHER_CLASSES.has(next)) {
+        changed = true;
+        out.push(next);
+      } else {
+        const width = next === 0x62 /* b */ && !inSet ? 4 : 2;
+        out.push(...pattern.subarray(i, i + width));
+        i += width - 2;
+      }
+      i++;
+      continue;
+    }
+    out.push(c);
+    if (!inSet && c === 0x5b /* [ */) {
+      inSet = true;
+      // A "]" right after "[" or "[^" is a member, not the end.
+      if (pattern[i + 1] === 0x5e /* ^ */) out.push(pattern[++i]!);
+      if (pattern[i + 1] === 0x5d /* ] */) out.push(pattern[++i]!);
+    } else if (inSet && c === 0x5d /* ] */) {
+      inSet = false;
+    }
+  }
+  return changed ? Uint8Array.from(out) : undefined;
+}
+
+/** Replaces the pattern at `index` with gopherPattern's reading of it. */
+function usePmPattern(L: any, index: number): void {
+  const pattern = gopherPattern(lua.lua_tolstring(L, index) as Uint8Array);
+  if (pattern === undefined) return;
+  lua.lua_pushstring(L, pattern);
+  lua.lua_replace(L, index);
+}
+
 /**
  * strFind: an empty pattern finds (1, 0) whatever the init; the init is luaIndex2StringIndex's (not
  * clamped to the end); past the end a pattern search finds nothing and a plain one raises Go's slice
@@ -317,6 +367,7 @@ function stringFind(find: CFunction): CFunction {
       return 1;
     }
     lua.lua_settop(L, 2);
+    if (!plain) usePmPattern(L, 2);
     lua.lua_pushinteger(L, init + 1);
     lua.lua_pushboolean(L, plain);
     return find(L);
@@ -334,6 +385,7 @@ function stringMatch(match: CFunction): CFunction {
     offset = Math.max(goDecrement(offset), 0);
     if (offset > length) return 0;
     lua.lua_settop(L, 2);
+    usePmPattern(L, 2);
     lua.lua_pushinteger(L, offset + 1);
     const results = match(L);
     if (results === 1 && lua.lua_isnil(L, -1)) return 0;
@@ -353,6 +405,7 @@ function stringGmatch(find: CFunction): CFunction {
     lauxlib.luaL_checklstring(L, 2);
     const anchored = (lua.lua_tolstring(L, 2) as Uint8Array)[0] === 0x5e;
     lua.lua_settop(L, 2);
+    usePmPattern(L, 2);
     let position = 0;
     let done = false;
     lua.lua_pushcclosure(

@@ -371,6 +371,25 @@ describe('string.find / match / gmatch: gopher-lua init rules around the matcher
   ]);
 });
 
+describe('pattern classes: pm.go parseClass and singleClass know no %g, and %f is no frontier: both are the letter', () => {
+  const gmatch = (subject: string, pattern: string) =>
+    `(function() local r = {} for m in string.gmatch(${subject}, ${pattern}) do r[#r + 1] = m end return table.concat(r, ",") end)()`;
+  check([
+    ['string.find("a-g", "%g")', `${n(3)}|${n(3)}`],
+    ['string.find("a-G", "%G")', `${n(3)}|${n(3)}`],
+    ['string.match("of", "%f[%w]%w+")', ''],
+    ['string.match("of", "f[%w]*")', s('f')],
+    ['string.match("xgG", "[%g%G]+")', s('gG')],
+    [gmatch('"x1 g2"', '"%g%d"'), s('g2')],
+    // Not rewritten: a plain find, an escaped "%", the delimiters of %b, and a class gopher-lua knows.
+    ['string.find("ab%g", "%g", 1, true)', `${n(3)}|${n(4)}`],
+    ['string.match("%g", "%%g")', s('%g')],
+    ['string.match("x%gy%g", "%b%g")', s('%g')],
+    ['string.match("a]g", "[]g]+")', s(']g')],
+    ['string.match(" a1", "%w+")', s('a1')],
+  ]);
+});
+
 describe('string.sub / byte / char / lower / upper: gopher-lua indices and Go ints (stringlib.go; auxlib.go CheckInt)', () => {
   check([
     ['string.sub("hello", 2)', s('ello')],
