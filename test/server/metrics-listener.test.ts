@@ -17,13 +17,18 @@ describe('the plain-HTTP metrics listener', () => {
     for (const c of cleanup.reverse()) await c();
   });
 
-  it('serves /metrics (with build info), /healthz and /readyz without TLS; off unless asked for', async () => {
+  /** serve's arguments with a fresh certificate folder, the webhook on a free port, logs off. */
+  async function baseArgs(): Promise<string[]> {
     const dir = await mkdtemp(join(tmpdir(), 'kiw-metrics-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const pair = await generateSelfSigned();
     await writeFile(join(dir, 'tls.crt'), pair.certPem);
     await writeFile(join(dir, 'tls.key'), pair.keyPem);
-    const base = ['--cert-dir', dir, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'];
+    return ['--cert-dir', dir, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'];
+  }
+
+  it('serves /metrics (with build info), /healthz and /readyz without TLS; off unless asked for', async () => {
+    const base = await baseArgs();
 
     const server = await startServing(serveConfig([...base, '--metrics-bind-address', '127.0.0.1:0'], {}));
     cleanup.push(server.close);
@@ -46,13 +51,7 @@ describe('the plain-HTTP metrics listener', () => {
   });
 
   it('closes connections past its bound of 64 as they arrive, and counts them by listener', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'kiw-metrics-'));
-    cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const pair = await generateSelfSigned();
-    await writeFile(join(dir, 'tls.crt'), pair.certPem);
-    await writeFile(join(dir, 'tls.key'), pair.keyPem);
-    const args = ['--cert-dir', dir, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent', '--metrics-bind-address', '127.0.0.1:0'];
-    const server = await startServing(serveConfig(args, {}));
+    const server = await startServing(serveConfig([...(await baseArgs()), '--metrics-bind-address', '127.0.0.1:0'], {}));
     cleanup.push(server.close);
     let closedByServer = 0;
     const sockets = await Promise.all(
