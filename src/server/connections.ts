@@ -21,7 +21,7 @@ interface Tracked {
   active: number;
   quietSince: number;
   /** Closes the connection unless its first request arrives; cleared when it does. */
-  firstRequest?: NodeJS.Timeout;
+  firstRequest: NodeJS.Timeout;
 }
 
 export class ConnectionTracker {
@@ -79,9 +79,8 @@ export class ConnectionTracker {
   }
 
   private track(socket: Socket): void {
-    const state: Tracked = { active: 0, quietSince: performance.now() };
-    state.firstRequest = setTimeout(() => socket.destroy(), this.firstRequestTimeoutMs);
-    state.firstRequest.unref();
+    const firstRequest = setTimeout(() => socket.destroy(), this.firstRequestTimeoutMs).unref();
+    const state: Tracked = { active: 0, quietSince: performance.now(), firstRequest };
     this.sockets.set(socket, state);
     socket.once('close', () => {
       clearTimeout(state.firstRequest);
