@@ -303,8 +303,8 @@ const NOT_GOPHER_CLASSES = new Set([0x67 /* g */, 0x47 /* G */, 0x66 /* f */]);
  * letters themselves there, where fengari matches printable characters or a frontier. Undefined when
  * nothing changes. `%b` takes the next two characters as they are, outside sets.
  */
-export function gopherPattern(pattern: Uint8Array): Uint8Array | undefined {
-  if (!pattern.includes(PERCENT)) return undefined;
+function gopherPattern(pattern: Uint8Array): Uint8Array | undefined {
+  if (!mayHaveNonGopherClass(pattern)) return undefined;
   const out: number[] = [];
   let changed = false;
   let inSet = false;
@@ -334,6 +334,14 @@ export function gopherPattern(pattern: Uint8Array): Uint8Array | undefined {
     }
   }
   return changed ? Uint8Array.from(out) : undefined;
+}
+
+/** Whether a `%` (not one of a `%%` pair) is followed by g, G or f: most patterns are left as they are at once. */
+function mayHaveNonGopherClass(pattern: Uint8Array): boolean {
+  for (let i = pattern.indexOf(PERCENT); i !== -1 && i + 1 < pattern.length; i = pattern.indexOf(PERCENT, i + 2)) {
+    if (NOT_GOPHER_CLASSES.has(pattern[i + 1]!)) return true;
+  }
+  return false;
 }
 
 /** Replaces the pattern at `index` with gopherPattern's reading of it. */
