@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InterpreterContext } from '../../src/protocol/wire.ts';
+import { FIRST_REQUEST_TIMEOUT_MS } from '../../src/server/app.ts';
 import { expectWellFormed } from '../reliability/envelope-check.ts';
 import { send, spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 
@@ -20,8 +21,6 @@ const GRACE_MS = 600;
 const PROBE_LIMIT_MS = 300;
 const RSS_LIMIT = 1024 * 1024 * 1024;
 const MAX_CONNECTIONS = 300;
-/** src/server/app.ts FIRST_REQUEST_TIMEOUT_MS. */
-const FIRST_REQUEST_TIMEOUT_MS = 10_000;
 const example = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/requests/${name}.json`, import.meta.url), 'utf8'));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
