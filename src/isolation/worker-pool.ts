@@ -129,8 +129,9 @@ export class WorkerPool {
   constructor(options: WorkerPoolOptions) {
     this.options = { graceMs: 250, memoryCheckMs: 50, ...options };
     const limitMb = Math.ceil(options.memoryLimitBytes / 1048576);
-    // The hard stop for heap growth (a task's own check and the watch below stop it earlier).
-    this.resourceLimits = { maxOldGenerationSizeMb: 64 + 2 * limitMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 };
+    // The hard stop for heap growth (a task's own check and the watch below stop it earlier). The stack
+    // holds the result encoder's recursion to Go's 10,000 levels even in unoptimised frames (~0.45 KB each).
+    this.resourceLimits = { maxOldGenerationSizeMb: 64 + 2 * limitMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 8 };
   }
 
   get size(): number {

@@ -83,6 +83,21 @@ describe('untrusted work on worker threads', () => {
     expect(await work.interpretHealth(HEALTHY, ready)).toBe(true);
   });
 
+  it('returns results nested up to Go’s 10,000 levels and refuses deeper ones with its message, on a cold worker', async () => {
+    // Karmada encodes a Lua result with encoding/json, which stops at 10,000 levels ("exceeded max depth");
+    // the worker's stack must hold our recursive encoder that deep before V8's optimizer shrinks its frames.
+    const fresh = new UntrustedWork({ workers: 1, luaTimeoutMs: 5_000, memoryLimitBytes: 64 * 1024 * 1024 });
+    try {
+      const nest = (levels: number) => `function ReflectStatus(obj)\nlocal t = { leaf = true }\nfor i = 1, ${levels} do t = { d = t } end\nreturn t\nend`;
+      let depth = 0;
+      for (let t = (await fresh.reflectStatus(nest(9_998), ready)) as { d?: unknown }; t.d; t = t.d as { d?: unknown }) depth++;
+      expect(depth).toBe(9_998);
+      expect((await failure(fresh.reflectStatus(nest(10_000), ready))).luaMessage).toMatch(/exceeded max depth$/);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('takes queued calls in turn across customizations: one flooding the pool delays another by one call at most', async () => {
     const finished: string[] = [];
     const runaway = Array.from({ length: 6 }, (_, i) =>
