@@ -181,9 +181,10 @@ lobject.luaO_tostring = function tostringLikeGopherLua(L: unknown, obj: any): vo
   obj.setsvalue(newString(L, to_luastring(text)));
 };
 
-/** fengari's table internals that the length below reads (ltable.js Table and its entry list). */
+/** fengari's table internals that the length and the traversal below read (ltable.js Table and its entry list). */
 interface TableEntry {
   key: { type: number; value: unknown };
+  value: unknown;
   n?: TableEntry;
   p?: TableEntry;
 }
@@ -258,3 +259,77 @@ function gopherLuaTableLength(t: FengariTable): number {
   if (cached === undefined) lengthCache.set(t, entry);
   return length;
 }
+
+// --- pairs/next order: gopher-lua's LTable.Next (table.go) walks its array part first, which holds every
+// positive integer key below MaxArrayIndex, ascending; then its other keys in insertion order. fengari
+// keeps one insertion-ordered list, so `t[2] = "b"; t[1] = "a"` or `t.x = 1; t[1] = "a"` iterated in
+// another order. lapi's lua_next calls ltable.luaH_next through the module object; the one below walks
+// the integer keys first, then fengari's list without them.
+
+interface ArrayKeys {
+  /** The table's last entry when the keys were collected. */
+  last?: TableEntry;
+  /** Its positive integer keys below MaxArrayIndex, ascending (some may have been deleted since). */
+  keys: number[];
+}
+const arrayKeysCache = new WeakMap<FengariTable, ArrayKeys>();
+const fengariNext: (L: any, table: FengariTable, keyIndex: number) => boolean = ltable.luaH_next;
+
+function isArrayKey(key: unknown): key is number {
+  return typeof key === 'number' && key >= 1 && key < GOPHER_MAX_ARRAY_INDEX && Number.isInteger(key);
+}
+
+/** isArrayKey for a key on the stack, which must be a number (a light userdata's value can be one too). */
+function isArrayKeyValue(key: { type: number; value: unknown }): boolean {
+  return (key.type & 0x0f) === NUMBER_TAG && isArrayKey(key.value);
+}
+
+/**
+ * The keys gopher-lua would hold in its array part. fengari only appends entries (at `l`), so while the
+ * last entry is the one seen when they were collected nothing was added since: the list is still a
+ * superset (keys deleted since are skipped where it is read), and one traversal sorts once.
+ */
+function arrayKeysOf(table: FengariTable): number[] {
+  const cached = arrayKeysCache.get(table);
+  if (cached !== undefined && cached.last === table.l) return cached.keys;
+  const keys: number[] = [];
+  let ascending = true; // arrays are mostly filled in order: no sort then
+  for (const hash of table.strong.keys()) {
+    if (!isArrayKey(hash)) continue; // an integer key's hash is itself
+    if (keys.length > 0 && hash < keys[keys.length - 1]!) ascending = false;
+    keys.push(hash);
+  }
+  if (!ascending) keys.sort((a, b) => a - b);
+  arrayKeysCache.set(table, { last: table.l, keys });
+  return keys;
+}
+
+/** fengari's next from the key at keyIndex, passing over array keys (already walked). */
+function nextOtherKey(L: any, table: FengariTable, keyIndex: number): boolean {
+  while (fengariNext(L, table, keyIndex)) if (!isArrayKeyValue(L.stack[keyIndex])) return true;
+  return false;
+}
+
+ltable.luaH_next = function nextLikeGopherLua(L: any, table: FengariTable, keyIndex: number): boolean {
+  const key = L.stack[keyIndex];
+  if (key.type !== types.LUA_TNIL && !isArrayKeyValue(key)) return nextOtherKey(L, table, keyIndex);
+  const keys = arrayKeysOf(table);
+  // From the first array key, or the first above the current one (which may have been deleted meanwhile).
+  let from = 0;
+  if (key.type !== types.LUA_TNIL) {
+    for (let high = keys.length; from < high;) {
+      const middle = (from + high) >>> 1;
+      if (keys[middle]! <= key.value) from = middle + 1;
+      else high = middle;
+    }
+  }
+  for (let i = from; i < keys.length; i++) {
+    const entry = table.strong.get(keys[i]);
+    if (entry === undefined) continue;
+    lobject.setobj2s(L, keyIndex, entry.key);
+    lobject.setobj2s(L, keyIndex + 1, entry.value);
+    return true;
+  }
+  lobject.setobj2s(L, keyIndex, lobject.luaO_nilobject);
+  return nextOtherKey(L, table, keyIndex);
+};

@@ -323,6 +323,28 @@ describe('# and the table library: gopher-lua LTable.Len, the last non-nil slot 
   ]);
 });
 
+describe('pairs and next order: the array part ascending, then the other keys in insertion order (table.go LTable.Next, RawSetInt; config.go MaxArrayIndex)', () => {
+  const order = 'local o = {} for k, v in pairs(t) do o[#o + 1] = tostring(k) .. "=" .. tostring(v) end';
+  checkWith([
+    [`local t = {} t[3] = "c" t[1] = "a" t[2] = "b" ${order}`, 'table.concat(o, " ")', s('1=a 2=b 3=c')],
+    [`local t = {} t.x = 1 t[2] = "b" t.y = 2 t[1] = "a" ${order}`, 'table.concat(o, " ")', s('1=a 2=b x=1 y=2')],
+    // Zero, negative, fractional and too large integer keys are hash keys: insertion order.
+    [
+      `local t = {} t[67108864] = "big" t[0] = "zero" t[2.5] = "half" t[-1] = "neg" t[5] = "five" ${order}`,
+      'table.concat(o, " ")',
+      s('5=five 67108864=big 0=zero 2.5=half -1=neg'),
+    ],
+    [`local t = {z = 1} t[4.0] = "four" t[true] = "yes" ${order}`, 'table.concat(o, " ")', s('4=four z=1 true=yes')],
+    // Clearing fields during a traversal is allowed, in either part.
+    ['local t = {b = 2, 3, a = 1, 4} for k in pairs(t) do t[k] = nil end', 'next(t)', 'nil:nil'],
+    [`local t = {} t[2] = "b" t.x = 1 t[1] = "a" for k in pairs(t) do if k == 1 then t[2] = nil end end ${order}`, 'table.concat(o, " ")', s('1=a x=1')],
+    ['local t = {} t.x = 1 t[9] = 9 t[3] = 3', 'next(t)', `${n(3)}|${n(3)}`],
+    ['local t = {} t.x = 1 t[9] = 9 t[3] = 3', 'next(t, 3)', `${n(9)}|${n(9)}`],
+    ['local t = {} t.x = 1 t[9] = 9 t[3] = 3', 'next(t, 9)', `${s('x')}|${n(1)}`],
+    ['local t = {} t.x = 1 t[9] = 9 t[3] = 3', 'next(t, "x")', 'nil:nil'],
+  ]);
+});
+
 describe('string.find / match / gmatch: gopher-lua init rules around the matcher (stringlib.go strFind, strMatch, strGmatch; pm.Find)', () => {
   check([
     ['string.find("abc", "", 10)', `${n(1)}|${n(0)}`],
