@@ -88,3 +88,41 @@ export class ConnectionTracker {
     });
   }
 }
+
+/**
+ * Refused connections for the log: the first is reported at once, later ones together at the end of the
+ * window they fall in, so a flood writes a line per window and every drop reaches a line.
+ */
+export class DropReporter {
+  private pending = 0;
+  private window: NodeJS.Timeout | undefined;
+  private readonly report: (dropped: number) => void;
+  private readonly windowMs: number;
+
+  constructor(report: (dropped: number) => void, windowMs = 60_000) {
+    this.report = report;
+    this.windowMs = windowMs;
+  }
+
+  drop(): void {
+    this.pending++;
+    if (this.window === undefined) this.reportAndWait();
+  }
+
+  /** Reports what is pending now (the listener is closing). */
+  close(): void {
+    clearTimeout(this.window);
+    this.window = undefined;
+    if (this.pending > 0) this.report(this.pending);
+    this.pending = 0;
+  }
+
+  private reportAndWait(): void {
+    this.report(this.pending);
+    this.pending = 0;
+    this.window = setTimeout(() => {
+      this.window = undefined;
+      if (this.pending > 0) this.reportAndWait();
+    }, this.windowMs).unref();
+  }
+}

@@ -11,7 +11,7 @@ import { ExchangeRecorder } from '../record/recorder.ts';
 import { serverVersion } from '../record/server-version.ts';
 import type { Registrar } from '../register/registrar.ts';
 import { buildApp, buildMetricsApp, FIRST_REQUEST_TIMEOUT_MS } from './app.ts';
-import { ConnectionTracker } from './connections.ts';
+import { ConnectionTracker, DropReporter } from './connections.ts';
 import { DEFAULT_SANS } from './default-sans.ts';
 import { Metrics } from './metrics.ts';
 import { Readiness } from './readiness.ts';
@@ -57,22 +57,18 @@ function problemLocation(problem: LoadProblem): string {
 
 /**
  * Bounds a listener's connections (decision 0009): one that sends no request is closed, and past `max`
- * open ones node closes each new connection as it arrives (counted; logged at most once a minute).
+ * open ones node closes each new connection as it arrives (counted; logged at once, then a line a minute while it lasts).
  */
 function boundConnections(server: Server, listener: 'webhook' | 'metrics', max: number, metrics: Metrics, logger: Logger): ConnectionTracker {
   const connections = new ConnectionTracker(server, { firstRequestTimeoutMs: FIRST_REQUEST_TIMEOUT_MS });
   metrics.watchConnections(listener, () => connections.open);
   server.maxConnections = max;
-  let droppedSinceLog = 0;
-  let lastLog = -Infinity;
+  const drops = new DropReporter((dropped) => logger.warn({ listener, dropped, maxConnections: max }, 'connections refused: the maximum are open'));
   server.on('drop', () => {
     metrics.connectionsDropped.inc({ listener });
-    droppedSinceLog++;
-    if (performance.now() - lastLog < 60_000) return;
-    logger.warn({ listener, dropped: droppedSinceLog, maxConnections: max }, 'connections refused: the maximum are open');
-    droppedSinceLog = 0;
-    lastLog = performance.now();
+    drops.drop();
   });
+  server.once('close', () => drops.close());
   return connections;
 }
 

@@ -1,9 +1,10 @@
 // ConnectionTracker (src/server/connections.ts): a connection that sends no request is closed after the
 // first-request timeout; one that sent a request is left to node's keep-alive; `open` counts connections.
+// DropReporter: when refused connections reach the log.
 import { createServer, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConnectionTracker } from '../../src/server/connections.ts';
+import { ConnectionTracker, DropReporter } from '../../src/server/connections.ts';
 
 const FIRST_REQUEST_MS = 100;
 let server: Server | undefined;
@@ -29,7 +30,8 @@ function open(port: number): Promise<{ socket: Socket; closed: Promise<void>; re
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 afterEach(async () => {
-  server?.closeAllConnections();
+  if (!server) return;
+  server.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
   server = undefined;
 });
@@ -60,5 +62,34 @@ describe('connections without a request', () => {
     client.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
     while (client.received().split('ok').length < 3) await sleep(10);
     client.socket.destroy();
+  });
+});
+
+describe('DropReporter (the log line of refused connections)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('reports the first drop at once, the rest at the end of each minute that had some, and what is left on close', () => {
+    vi.useFakeTimers();
+    const lines: number[] = [];
+    const drops = new DropReporter((dropped) => lines.push(dropped), 60_000);
+    drops.drop();
+    expect(lines).toEqual([1]);
+    for (let i = 0; i < 5; i++) drops.drop();
+    vi.advanceTimersByTime(59_999);
+    expect(lines).toEqual([1]);
+    vi.advanceTimersByTime(1);
+    expect(lines).toEqual([1, 5]); // a flood shorter than the window still reaches a line
+    drops.drop();
+    drops.drop();
+    vi.advanceTimersByTime(60_000);
+    expect(lines).toEqual([1, 5, 2]);
+    vi.advanceTimersByTime(60_000); // a quiet window ends the series: the next drop is reported at once
+    drops.drop();
+    expect(lines).toEqual([1, 5, 2, 1]);
+    drops.drop();
+    drops.close();
+    expect(lines).toEqual([1, 5, 2, 1, 1]);
+    vi.advanceTimersByTime(120_000);
+    expect(lines).toEqual([1, 5, 2, 1, 1]);
   });
 });
