@@ -199,7 +199,7 @@ interface LengthCache {
   lastPrev?: TableEntry;
   length: number;
 }
-const lengthCache = new WeakMap<FengariTable, LengthCache>();
+let lengthCache = new WeakMap<FengariTable, LengthCache>();
 const DEAD_KEY = 10; // lobject.js LUA_TDEADKEY: the key of an entry removed from the table
 const NUMBER_TAG = 3; // defs.js LUA_TNUMBER (integer and float keys share it in the low bits)
 const GOPHER_MAX_ARRAY_INDEX = 67108864; // gopher-lua config.go MaxArrayIndex
@@ -210,7 +210,7 @@ const GOPHER_MAX_ARRAY_INDEX = 67108864; // gopher-lua config.go MaxArrayIndex
  * key whose value is non-nil (0 if none): `#{nil, nil, 3}` is 3 and `t[5] = 1` on an empty table makes
  * `#t` 5, where fengari's border search (the ltable.luaH_getn this replaces; lvm's OP_LEN and lapi's
  * lua_rawlen call it through the module object) may return any border. The length is cached per table
- * with the table's size and last entry: entries appended since (fengari only appends) are scanned, a
+ * for the call (forgetTableCaches) with the table's size and last entry: entries appended since (fengari only appends) are scanned, a
  * deleted largest key is searched downwards, anything else scans the table, so `t[#t + 1] = v` loops and
  * pops stay linear.
  */
@@ -272,7 +272,7 @@ interface ArrayKeys {
   /** Its positive integer keys below MaxArrayIndex, ascending (some may have been deleted since). */
   keys: number[];
 }
-const arrayKeysCache = new WeakMap<FengariTable, ArrayKeys>();
+let arrayKeysCache = new WeakMap<FengariTable, ArrayKeys>();
 const fengariNext: (L: any, table: FengariTable, keyIndex: number) => boolean = ltable.luaH_next;
 
 function isArrayKey(key: unknown): key is number {
@@ -333,3 +333,14 @@ ltable.luaH_next = function nextLikeGopherLua(L: any, table: FengariTable, keyIn
   lobject.setobj2s(L, keyIndex, lobject.luaO_nilobject);
   return nextOtherKey(L, table, keyIndex);
 };
+
+/**
+ * Drops the caches of `#` and `next` (state.ts calls it after every call). Their values hold table entries,
+ * whose links reach the whole table and everything in it, and V8's young-generation collection keeps the
+ * values of a WeakMap in the old generation alive whatever became of their keys: kept for the process, the
+ * caches had every call's tables promoted (~2 MB a scavenge, scavenges of 3-6 ms; measured, bench/README).
+ */
+export function forgetTableCaches(): void {
+  lengthCache = new WeakMap();
+  arrayKeysCache = new WeakMap();
+}

@@ -2,7 +2,18 @@
 // environment, the deadline/memory guard in a count hook, and restoration of anything a script
 // changed in the shared library tables.
 import { getHeapStatistics } from 'node:v8';
-import { lua, lauxlib, markChecked, observeStringAllocations, tableAt, tableEntries, to_luastring, writtenSinceChecked, type LuaTable } from './fengari.ts';
+import {
+  forgetTableCaches,
+  lua,
+  lauxlib,
+  markChecked,
+  observeStringAllocations,
+  tableAt,
+  tableEntries,
+  to_luastring,
+  writtenSinceChecked,
+  type LuaTable,
+} from './fengari.ts';
 import { openSandbox, luaToJsString, pushFreshGlobals, type SandboxHandles } from './sandbox.ts';
 import { LuaScriptError } from './errors.ts';
 import { loadScript } from './compile-check.ts';
@@ -152,6 +163,7 @@ export class LuaState {
       this.body = undefined;
       lua.lua_settop(L, 0);
       if (!this.poisoned) this.restoreProtectedTables();
+      forgetTableCaches();
     }
   }
 
