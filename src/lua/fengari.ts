@@ -209,10 +209,10 @@ const GOPHER_MAX_ARRAY_INDEX = 67108864; // gopher-lua config.go MaxArrayIndex
  * of its array part, which holds every positive integer key below MaxArrayIndex. So it is the largest such
  * key whose value is non-nil (0 if none): `#{nil, nil, 3}` is 3 and `t[5] = 1` on an empty table makes
  * `#t` 5, where fengari's border search (the ltable.luaH_getn this replaces; lvm's OP_LEN and lapi's
- * lua_rawlen call it through the module object) may return any border. The length is cached per table
- * for the call (forgetTableCaches) with the table's size and last entry: entries appended since (fengari only appends) are scanned, a
- * deleted largest key is searched downwards, anything else scans the table, so `t[#t + 1] = v` loops and
- * pops stay linear.
+ * lua_rawlen call it through the module object) may return any border. The length is cached per table,
+ * for the call (forgetTableCaches), with the table's size and last entry: entries appended since (fengari
+ * only appends) are scanned, a deleted largest key is searched downwards, anything else scans the table,
+ * so `t[#t + 1] = v` loops and pops stay linear.
  */
 function gopherLuaTableLength(t: FengariTable): number {
   const size = t.strong.size;
@@ -338,7 +338,7 @@ ltable.luaH_next = function nextLikeGopherLua(L: any, table: FengariTable, keyIn
  * Drops the caches of `#` and `next` (state.ts calls it after every call). Their values hold table entries,
  * whose links reach the whole table and everything in it, and V8's young-generation collection keeps the
  * values of a WeakMap in the old generation alive whatever became of their keys: kept for the process, the
- * caches had every call's tables promoted (~2 MB a scavenge, scavenges of 3-6 ms; measured, bench/README).
+ * caches had every call's tables promoted (0.8-2 MB a scavenge, scavenges of 3-6 ms; bench/README, Memory).
  */
 export function forgetTableCaches(): void {
   lengthCache = new WeakMap();
