@@ -1,4 +1,5 @@
-// The connections of an HTTP(S) server: how many are open, and a bound on the idle ones.
+// The connections of an HTTP(S) server: how many are open, a bound on the idle ones, and when refused
+// ones reach the log (DropReporter).
 //
 // A connection that has not sent a whole request's headers within `firstRequestTimeoutMs` of being
 // ready (TLS handshake done) is closed: node times out headers only once a request has begun, so a

@@ -57,7 +57,8 @@ function problemLocation(problem: LoadProblem): string {
 
 /**
  * Bounds a listener's connections (decision 0009): one that sends no request is closed, and past `max`
- * open ones node closes each new connection as it arrives (counted; logged at once, then a line a minute while it lasts).
+ * open ones node closes each new connection as it arrives (counted, and logged: the first drop at once,
+ * then a line a minute while drops go on).
  */
 function boundConnections(server: Server, listener: 'webhook' | 'metrics', max: number, metrics: Metrics, logger: Logger): ConnectionTracker {
   const connections = new ConnectionTracker(server, { firstRequestTimeoutMs: FIRST_REQUEST_TIMEOUT_MS });
