@@ -1,6 +1,6 @@
 // Messages between the main thread and the untrusted-work workers: the headers of the pool's tasks and
 // answers (src/isolation/worker-pool.ts); payloads are JSON text (a call's arguments, the state to
-// evaluate, a result).
+// evaluate, a result). Each message is one string: the header's JSON on the first line, then the payload.
 
 /** What every worker starts with. */
 export interface UntrustedWorkerData {
@@ -12,7 +12,7 @@ export interface UntrustedWorkerData {
 export type LuaMethod =
   'getReplicas' | 'getComponents' | 'reviseReplica' | 'retain' | 'aggregateStatus' | 'reflectStatus' | 'interpretHealth' | 'getDependencies';
 
-export type WorkerRequest = (
+export type WorkerRequest =
   | {
       id: number;
       type: 'lua';
@@ -24,14 +24,7 @@ export type WorkerRequest = (
       onceReset?: boolean;
       timeoutMs: number;
     }
-  | { id: number; type: 'preserve'; rules: unknown[] }
-) & {
-  /**
-   * How long the worker waits at its mailbox for its next call after answering this one (decision 0007),
-   * chosen by the pool from the last gap between an answer and the next call, as the main thread saw it.
-   */
-  waitMs?: number;
-};
+  | { id: number; type: 'preserve'; rules: unknown[] };
 
 export interface WorkerError {
   message: string;
@@ -50,3 +43,13 @@ export const MAX_RESULT_BYTES = 16 * 1024 * 1024;
 /** `print` output kept per call (logged at debug level with the request's uid). */
 export const MAX_PRINT_LINES = 100;
 export const MAX_PRINT_LINE_CHARS = 1024;
+
+/** A message between the pool and a worker: a JSON header line, then a payload (JSON text, or empty). */
+export function frame(header: object, payload = ''): string {
+  return `${JSON.stringify(header)}\n${payload}`;
+}
+
+export function unframe(text: string): { header: Record<string, any>; payload: string } {
+  const end = text.indexOf('\n'); // JSON.stringify never writes a raw newline
+  return { header: JSON.parse(text.slice(0, end)) as Record<string, any>, payload: text.slice(end + 1) };
+}

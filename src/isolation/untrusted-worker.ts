@@ -7,11 +7,12 @@ import { getHeapStatistics } from 'node:v8';
 import type { StatePreservationRule } from '../interpreter/types.ts';
 import { LuaRuntime } from '../lua/runtime.ts';
 import { evaluatePreservation } from '../preservation/evaluate.ts';
-import { frame, Mailbox, unframe } from './mailbox.ts';
 import {
   MAX_PRINT_LINES,
   MAX_PRINT_LINE_CHARS,
   MAX_RESULT_BYTES,
+  frame,
+  unframe,
   type LuaMethod,
   type UntrustedWorkerData,
   type WorkerReply,
@@ -19,10 +20,7 @@ import {
 } from './protocol.ts';
 
 const port = parentPort!;
-const pool = workerData as { data: UntrustedWorkerData; toWorker: SharedArrayBuffer; toMain: SharedArrayBuffer };
-const { memoryLimitBytes } = pool.data;
-const toWorker = new Mailbox(pool.toWorker);
-const toMain = new Mailbox(pool.toMain);
+const { memoryLimitBytes } = (workerData as { data: UntrustedWorkerData }).data;
 const runtime = new LuaRuntime({ poolSize: 1, memoryLimitMb: memoryLimitBytes / 1048576 });
 
 function idleBytes(): number {
@@ -91,31 +89,8 @@ async function handle(request: WorkerRequest, payload: string): Promise<[WorkerR
   }
 }
 
-/** Calls received so far: a wait scheduled after one answer is dropped if another call came first. */
-let received = 0;
-
-function receive(text: string): void {
-  received++;
-  const { header, payload } = unframe(text);
-  const request = header as WorkerRequest;
-  const waitMs = request.waitMs ?? 0;
-  void handle(request, payload).then(([reply, json]) => {
-    const answer = frame(reply, json);
-    if (!toMain.deliver(answer)) port.postMessage(answer);
-    if (waitMs > 0) {
-      const after = received;
-      // After the event loop's turn, so a call already posted to the port is taken first.
-      setImmediate(() => {
-        if (received !== after) return;
-        const next = toWorker.wait(waitMs);
-        if (next !== undefined) receive(next);
-      });
-    }
-  });
-}
-
 port.on('message', (text: string) => {
-  toWorker.tookFromPort();
-  receive(text);
+  const { header, payload } = unframe(text);
+  void handle(header as WorkerRequest, payload).then(([reply, json]) => port.postMessage(frame(reply, json)));
 });
 port.postMessage(frame({ ready: true, idleBytes: idleBytes() }));

@@ -1,21 +1,21 @@
 // A pool of worker threads for untrusted work (user Lua, user JSONPath). A task that does not answer
 // within its time limit plus a grace, or whose worker grows past its memory limit, is stopped from
 // outside: the worker is terminated and replaced, and the task fails with the limit it hit. Nothing a
-// task does can block the main thread or exhaust the process: V8 resource limits end a worker whose heap
-// overflows, and a watch on each busy worker's heap and external memory (ArrayBuffers, which resource
-// limits do not count) ends one that grows past its limit inside a single native call.
+// task does can block the main thread: V8 resource limits end a worker whose heap overflows, and a watch
+// on each busy worker's heap and external memory (ArrayBuffers, which resource limits do not count) ends
+// one that grows past its limit inside a single native call.
 //
 // Queued tasks are shared out round-robin by key (a customization), so a flood of runaway calls of one
 // customization delays the calls of another by at most one time limit: the next free worker takes the
 // oldest task of the next key in turn.
 //
-// A task and its answer are text (mailbox.ts `frame`): a JSON header line with the task's id, and a
-// payload. Each goes through a shared-memory mailbox when the other thread is polling it, else through
-// the worker's message port. The worker module gets `{ data, toWorker, toMain }` as its workerData (the
-// two mailboxes' buffers) and answers every task it is given with one message carrying the task's id.
+// A task is one message to its worker and one message back (decision 0012): text framed by protocol.ts
+// `frame`, a JSON header line with the task's id, then a payload. Both threads sleep in their event loops
+// while they wait. The worker module gets `workerData.data` and answers every task it is given with one
+// message carrying the task's id; its first message is `{ ready: true, idleBytes }`.
 import { availableParallelism } from 'node:os';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { frame, Mailbox, pollWindowMs, unframe } from './mailbox.ts';
+import { Worker, type ResourceLimits, type WorkerOptions } from 'node:worker_threads';
+import { frame, unframe } from './protocol.ts';
 
 export type StopReason = 'timeout' | 'memory' | 'crashed' | 'abandoned' | 'closed';
 
@@ -27,6 +27,18 @@ export class WorkerTaskError extends Error {
     this.name = 'WorkerTaskError';
     this.reason = reason;
   }
+}
+
+/** What the pool uses of a worker thread (tests pass a fake through `createWorker`). */
+export interface PoolWorker {
+  postMessage(text: string): void;
+  terminate(): Promise<unknown>;
+  getHeapStatistics(): Promise<{ used_heap_size: number; external_memory: number }>;
+  ref(): void;
+  unref(): void;
+  on(event: 'message', listener: (text: string) => void): unknown;
+  on(event: 'error', listener: (error: Error & { code?: string }) => void): unknown;
+  on(event: 'exit', listener: () => void): unknown;
 }
 
 export interface WorkerPoolOptions {
@@ -41,8 +53,12 @@ export interface WorkerPoolOptions {
   graceMs?: number;
   /** How often busy workers' memory is read. */
   memoryCheckMs?: number;
+  /** How long to wait before starting workers again after three that died before becoming ready. */
+  restartBackoffMs?: number;
   /** Told about every worker that was stopped (metrics, logs). */
   onStop?: (reason: StopReason, key: string) => void;
+  /** Makes a worker (default: a node:worker_threads Worker); for tests. */
+  createWorker?: (url: URL, options: WorkerOptions) => PoolWorker;
 }
 
 export interface TaskOptions {
@@ -70,35 +86,19 @@ interface Task {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: PoolWorker;
   ready: boolean;
   /** Settles when the worker reports ready or ends before that. */
   started: Promise<void>;
   task?: Task;
-  /** performance.now() when the task was handed to the worker. */
-  assignedAt: number;
   killTimer?: NodeJS.Timeout;
   /** Heap plus external bytes when the worker last reported being idle. */
   idleBytes: number;
   /** The `once` keys this worker has been sent. */
   sent: Set<number>;
   stopping?: StopReason;
-  /** Where a waiting worker takes its next task, and where the main thread polls for an answer. */
-  toWorker: Mailbox;
-  toMain: Mailbox;
-  /** performance.now() until which the main thread polls `toMain` for this slot's answer; 0: it does not. */
-  pollUntil: number;
-  /** performance.now() when the main thread took this worker's last answer; -Infinity before the first. */
-  answeredAt: number;
 }
 
-const RESTART_BACKOFF_MS = 1000;
-/** The longest the main thread polls for a task's answer instead of sleeping (decision 0007). */
-const MAX_ANSWER_POLL_MS = 3;
-/** The longest a worker waits at its mailbox for its next task after answering (decision 0007). */
-const MAX_NEXT_TASK_POLL_MS = 3;
-/** Larger tasks and answers (a workload with thousands of clusters' statuses) take the message port. */
-const MAILBOX_BYTES = 256 * 1024;
 /** `once` values a worker keeps (scripts: a configuration has far fewer). */
 const MAX_SENT_ONCE = 1024;
 
@@ -121,13 +121,15 @@ export class WorkerPool {
   /** Consecutive workers that died before becoming ready: a broken worker file must not spin. */
   private failedStarts = 0;
   private readonly resourceLimits: ResourceLimits;
-  /** How long the last answered task took (ms; Infinity before the first): the main thread polls for answers only while tasks are short. */
-  private lastTaskMs = Infinity;
-  /** Whether a chain of pollAnswers immediates is running. */
-  private polling = false;
 
   constructor(options: WorkerPoolOptions) {
-    this.options = { graceMs: 250, memoryCheckMs: 50, ...options };
+    this.options = {
+      graceMs: 250,
+      memoryCheckMs: 50,
+      restartBackoffMs: 1000,
+      createWorker: (url, workerOptions) => new Worker(url, workerOptions),
+      ...options,
+    };
     const limitMb = Math.ceil(options.memoryLimitBytes / 1048576);
     // The hard stop for heap growth (a task's own check and the watch below stop it earlier). The stack
     // holds the result encoder's recursion to Go's 10,000 levels even in unoptimised frames (~0.45 KB each).
@@ -142,9 +144,7 @@ export class WorkerPool {
   stats(): { workers: number; busy: number; queued: number } {
     let busy = 0;
     for (const slot of this.slots) if (slot.task) busy++;
-    let queued = 0;
-    for (const queue of this.queues.values()) queued += queue.length;
-    return { workers: this.slots.size, busy, queued };
+    return { workers: this.slots.size, busy, queued: this.queued() };
   }
 
   /** Starts the workers now (otherwise the first task does); resolves once each has started or failed. */
@@ -156,7 +156,6 @@ export class WorkerPool {
   /** Runs one task (a header and a payload) on a worker; resolves with the worker's answer. */
   run(header: Record<string, unknown>, payload: string, options: TaskOptions): Promise<Answer> {
     if (this.closed) return Promise.reject(new WorkerTaskError('closed', 'the worker pool is closed'));
-    void this.start();
     return new Promise<Answer>((resolve, reject) => {
       const task: Task = { header: { ...header, id: this.nextId++ }, payload, options, resolve, reject };
       let queue = this.queues.get(options.key);
@@ -174,11 +173,7 @@ export class WorkerPool {
     this.closed = true;
     clearInterval(this.memoryTimer);
     this.memoryTimer = undefined;
-    for (const queue of this.queues.values()) {
-      for (const task of queue) task.reject(new WorkerTaskError('closed', 'the worker pool is closed'));
-    }
-    this.queues.clear();
-    this.turn.length = 0;
+    this.failQueued(new WorkerTaskError('closed', 'the worker pool is closed'));
     const slots = [...this.slots];
     this.slots.clear();
     await Promise.all(
@@ -191,27 +186,10 @@ export class WorkerPool {
   }
 
   private spawn(): void {
-    const toWorker = Mailbox.allocate(MAILBOX_BYTES);
-    const toMain = Mailbox.allocate(MAILBOX_BYTES);
-    const worker = new Worker(this.options.workerUrl, {
-      workerData: { data: this.options.workerData, toWorker, toMain },
-      resourceLimits: this.resourceLimits,
-    });
+    const worker = this.options.createWorker(this.options.workerUrl, { workerData: { data: this.options.workerData }, resourceLimits: this.resourceLimits });
     let settle!: () => void;
     const started = new Promise<void>((resolve) => (settle = resolve));
-    worker.once('exit', () => settle());
-    const slot: Slot = {
-      worker,
-      ready: false,
-      started,
-      assignedAt: 0,
-      idleBytes: 0,
-      sent: new Set(),
-      toWorker: new Mailbox(toWorker),
-      toMain: new Mailbox(toMain),
-      pollUntil: 0,
-      answeredAt: -Infinity,
-    };
+    const slot: Slot = { worker, ready: false, started, idleBytes: 0, sent: new Set() };
     this.slots.add(slot);
     worker.on('message', (text: string) => {
       const answer = unframe(text);
@@ -224,49 +202,26 @@ export class WorkerPool {
       slot.idleBytes = answer.header.idleBytes ?? 0;
       this.failedStarts = 0;
       this.dispatch();
-      this.updateRefs();
     });
     worker.on('error', (error: Error & { code?: string }) => {
-      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') slot.stopping ??= 'memory';
-      else slot.stopping ??= 'crashed';
+      slot.stopping ??= error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'crashed';
     });
-    worker.on('exit', () => this.onExit(slot));
+    worker.on('exit', () => {
+      settle();
+      this.onExit(slot);
+    });
     this.updateRefs();
   }
 
   private answered(slot: Slot, answer: Answer): void {
-    if (slot.pollUntil !== 0) {
-      // An answer that came by the port: the worker sends one per task, so the mailbox is empty.
-      slot.toMain.close();
-      slot.pollUntil = 0;
-    }
     const task = slot.task;
     if (!task || answer.header.id !== task.header.id) return;
     clearTimeout(slot.killTimer);
     slot.task = undefined;
-    slot.answeredAt = performance.now();
-    this.lastTaskMs = slot.answeredAt - slot.assignedAt;
     if (typeof answer.header.idleBytes === 'number') slot.idleBytes = answer.header.idleBytes;
     task.resolve(answer);
     this.dispatch();
-    this.updateRefs();
   }
-
-  /** One turn of the main thread's polling: answers in the mailboxes of busy workers, and windows that ended. */
-  private readonly pollAnswers = (): void => {
-    const now = performance.now();
-    for (const slot of this.slots) {
-      if (slot.pollUntil === 0) continue;
-      const text = now < slot.pollUntil ? slot.toMain.take() : slot.toMain.close();
-      if (text === undefined && now < slot.pollUntil) continue;
-      slot.pollUntil = 0;
-      if (text !== undefined) this.answered(slot, unframe(text));
-    }
-    // Answers may have started new tasks (and windows) on any slot.
-    this.polling = false;
-    for (const slot of this.slots) if (slot.pollUntil !== 0) this.polling = true;
-    if (this.polling) setImmediate(this.pollAnswers);
-  };
 
   /** Workers keep the process alive only while starting or while tasks are pending (the CLI exits when its work is done). */
   private updateRefs(): void {
@@ -295,10 +250,15 @@ export class WorkerPool {
     if (this.failedStarts >= 3) {
       // The worker cannot start (a broken installation): fail what waits rather than retry in a loop.
       this.failQueued(new WorkerTaskError('crashed', 'the worker for untrusted work could not start'));
-      setTimeout(() => this.dispatch(), RESTART_BACKOFF_MS).unref();
+      setTimeout(() => {
+        this.failedStarts = 0;
+        this.dispatch();
+      }, this.options.restartBackoffMs).unref();
       return;
     }
-    if (this.queued() > 0) void this.start();
+    // A stopped worker is replaced at once, so the next call finds it started.
+    void this.start();
+    this.dispatch();
   }
 
   private queued(): number {
@@ -313,10 +273,10 @@ export class WorkerPool {
     this.turn.length = 0;
   }
 
-  /** Hands queued tasks to idle, ready workers, keys in turn. */
+  /** Hands queued tasks to idle, ready workers, keys in turn; starts missing workers while tasks wait. */
   private dispatch(): void {
     if (this.closed) return;
-    if (this.slots.size < this.options.size && this.queued() > 0) void this.start();
+    if (this.queued() > 0 && this.failedStarts < 3) while (this.slots.size < this.options.size) this.spawn();
     for (const slot of this.slots) {
       if (!slot.ready || slot.task || slot.stopping) continue;
       const task = this.nextTask();
@@ -347,24 +307,7 @@ export class WorkerPool {
     slot.task = task;
     this.watchMemory();
     slot.killTimer = setTimeout(() => this.stop(slot, 'timeout'), task.options.timeoutMs + this.options.graceMs);
-    slot.assignedAt = performance.now();
-    // A short task's answer is polled for (and may come through the mailbox), so the main thread's event
-    // loop does not sleep and need waking; the mailbox opens before the task is sent.
-    const window = pollWindowMs(this.lastTaskMs, MAX_ANSWER_POLL_MS);
-    if (window > 0) {
-      slot.toMain.open(); // closed and empty here: its last answer was taken, and answers are never redirected
-      slot.pollUntil = slot.assignedAt + window;
-      if (!this.polling) {
-        this.polling = true;
-        setImmediate(this.pollAnswers);
-      }
-    }
-    // After this task the worker waits at its mailbox while tasks come quickly one at a time, judged by the gap
-    // since its last answer as seen here (the worker's own clock would count its wake-up after a task sent by
-    // the port). Not while other tasks run or wait: under concurrent calls a spinning worker takes CPU from them.
-    const { busy, queued } = this.stats(); // this task is counted as busy already
-    const waitMs = busy === 1 && queued === 0 ? pollWindowMs(slot.assignedAt - slot.answeredAt, MAX_NEXT_TASK_POLL_MS) : 0;
-    let header = waitMs > 0 ? { ...task.header, waitMs } : task.header;
+    let header = task.header;
     const once = task.options.once;
     if (once && !slot.sent.has(once.key)) {
       // The worker keeps what it was sent until told to forget it all (onceReset), so both sides agree.
@@ -373,10 +316,7 @@ export class WorkerPool {
       slot.sent.add(once.key);
       header = { ...header, [once.field]: once.value, ...(reset ? { onceReset: true } : {}) };
     }
-    const text = frame(header, task.payload);
-    if (slot.toWorker.deliver(text)) return;
-    slot.toWorker.redirect(); // a worker waiting at its mailbox goes back to its event loop for this message
-    slot.worker.postMessage(text);
+    slot.worker.postMessage(frame(header, task.payload));
   }
 
   private stop(slot: Slot, reason: StopReason): void {
