@@ -1,0 +1,38 @@
+// The figures the benchmark is judged against, in one place: Karmada's own in-process Lua call, the Lua
+// fallback's latency of today (the guardrail), and the limits of issue 31.
+
+/** Case ids of bench/cases.ts that the targets are about. */
+export const HEALTH = 'apps-kruise-io-cloneset-interprethealth';
+export const AGGREGATE_50 = 'apps-kruise-io-cloneset-aggregatestatus-50-clusters';
+
+/**
+ * Karmada's in-process call (µs per call, low–high of the runs): gopher-lua v1.1.1 as Karmada's
+ * controller uses it, compiling the script and converting the JSON on each call, measured on this
+ * machine. Source: issue 31 ("CPU per request"). Karmada cannot run here; these are quoted, not measured.
+ */
+export const KARMADA_IN_PROCESS_US: Record<string, { low: number; high: number }> = {
+  [HEALTH]: { low: 35, high: 41 },
+  [AGGREGATE_50]: { low: 765, high: 791 },
+};
+export const KARMADA_SOURCE = 'issue 31: gopher-lua v1.1.1 in-process, script compiled and JSON converted on each call, this machine';
+
+/**
+ * The Lua server's p50 at one client (ms) before issue 31's changes to the worker pool: commit 697324d
+ * (workers and main thread spin-polling, decision 0007), `npm run bench` on this machine, 28 Nov 2026
+ * 14:xx UTC. The guardrail compares against these unless BENCH_COMPARE gives a build to measure in the
+ * same run (better: the machine's speed drifts by a third within an hour).
+ */
+export const TODAY_LUA_P50_MS: Record<string, number> = {};
+export const TODAY_SOURCE = 'commit 697324d, 28 Nov 2026, this machine';
+
+/** Issue 31's limits. */
+export const LIMITS = {
+  /** Lua InterpretHealth CPU per request against the TypeScript module's, same clients. */
+  luaHealthOverTypeScript: 2,
+  /** Lua 50-cluster AggregateStatus CPU per request against Karmada's in-process call (its low figure). */
+  luaAggregateOverKarmada: 0.75,
+  /** Lua p50 at one client may be at most this much above today's (ms). */
+  luaP50AboveTodayMs: 0.15,
+  /** Idle CPU: at most this share of one core with no traffic. */
+  idleShareOfCore: 0.01,
+};
