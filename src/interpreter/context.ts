@@ -8,6 +8,8 @@ export interface RequestContext {
   log?: { debug(obj: object, msg: string): void };
   /** performance.now() when the caller's answer is due; past it the exchange answers 504 and work for it is wasted. */
   deadline?: number;
+  /** The request's body (a ResourceInterpreterContext as JSON text), which a Lua call hands its worker as it is. */
+  requestText?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

@@ -2,21 +2,21 @@
 // answers (src/isolation/worker-pool.ts); payloads are JSON text (a call's arguments, the state to
 // evaluate, a result). Each message is one string: the header's JSON on the first line, then the payload.
 
+import type { LuaOperation } from '../lua/operations.ts';
+
 /** What every worker starts with. */
 export interface UntrustedWorkerData {
   /** How much one Lua call may grow the worker's heap (plus external memory). */
   memoryLimitBytes: number;
 }
 
-/** The CustomizationRuntime methods a worker runs (src/lua/interpreter.ts). */
-export type LuaMethod =
-  'getReplicas' | 'getComponents' | 'reviseReplica' | 'retain' | 'aggregateStatus' | 'reflectStatus' | 'interpretHealth' | 'getDependencies';
-
 export type WorkerRequest =
   | {
       id: number;
       type: 'lua';
-      method: LuaMethod;
+      operation: LuaOperation;
+      /** The payload is a Karmada request's JSON text (its fields are the arguments), else the arguments' JSON array. */
+      fromRequest: boolean;
       /** Scripts travel once per worker: `script` is set the first time this worker is sent `scriptId`. */
       scriptId: number;
       script?: string;

@@ -2,12 +2,13 @@
 // Lua interpreters use) and state-preservation JSONPath, each run on the worker pool with a time and a
 // memory limit. Failures come back as the errors the in-process code would throw, so the messages Karmada
 // sees name the customization, the function and the limit that was hit.
-import type { AggregatedStatusItem, Component, DependentObjectReference, KObject, ReplicaResult, StatePreservationRule } from '../interpreter/types.ts';
+import type { StatePreservationRule } from '../interpreter/types.ts';
 import type { CustomizationRuntime, LuaCallOptions } from '../lua/interpreter.ts';
 import { compileCheck } from '../lua/compile-check.ts';
 import { LuaScriptError } from '../lua/errors.ts';
+import type { LuaArgs, LuaOperation, LuaResult } from '../lua/operations.ts';
 import type { PreservationResult } from '../preservation/evaluate.ts';
-import type { LuaMethod, UntrustedWorkerData, WorkerReply } from './protocol.ts';
+import type { UntrustedWorkerData, WorkerReply } from './protocol.ts';
 import { defaultWorkerCount, WorkerPool, WorkerTaskError, type Answer, type StopReason } from './worker-pool.ts';
 
 export interface UntrustedWorkOptions {
@@ -66,38 +67,6 @@ export class UntrustedWork implements CustomizationRuntime {
     compileCheck(script);
   }
 
-  getReplicas(script: string, obj: KObject, o?: LuaCallOptions): Promise<ReplicaResult> {
-    return this.lua('getReplicas', script, [obj], o);
-  }
-
-  getComponents(script: string, obj: KObject, o?: LuaCallOptions): Promise<Component[]> {
-    return this.lua('getComponents', script, [obj], o);
-  }
-
-  reviseReplica(script: string, obj: KObject, replicas: number, o?: LuaCallOptions): Promise<KObject> {
-    return this.lua('reviseReplica', script, [obj, replicas], o);
-  }
-
-  retain(script: string, desired: KObject, observed: KObject, o?: LuaCallOptions): Promise<KObject> {
-    return this.lua('retain', script, [desired, observed], o);
-  }
-
-  aggregateStatus(script: string, obj: KObject, items: AggregatedStatusItem[] | undefined, o?: LuaCallOptions): Promise<KObject> {
-    return this.lua('aggregateStatus', script, [obj, items], o);
-  }
-
-  reflectStatus(script: string, observed: KObject, o?: LuaCallOptions): Promise<Record<string, any>> {
-    return this.lua('reflectStatus', script, [observed], o);
-  }
-
-  interpretHealth(script: string, observed: KObject, o?: LuaCallOptions): Promise<boolean> {
-    return this.lua('interpretHealth', script, [observed], o);
-  }
-
-  getDependencies(script: string, obj: KObject, o?: LuaCallOptions): Promise<DependentObjectReference[]> {
-    return this.lua('getDependencies', script, [obj], o);
-  }
-
   /** Evaluates state-preservation rules (user JSONPath) against a reflected status. */
   async evaluatePreservation(rules: StatePreservationRule[], status: unknown): Promise<PreservationResult> {
     let answer: Answer;
@@ -112,7 +81,8 @@ export class UntrustedWork implements CustomizationRuntime {
     return JSON.parse(answer.payload) as PreservationResult;
   }
 
-  private async lua<T>(method: LuaMethod, script: string, args: unknown[], o: LuaCallOptions | undefined): Promise<T> {
+  /** Runs one Lua call on a worker: the arguments travel as the request's JSON text when there is one. */
+  async call<O extends LuaOperation>(operation: O, script: string, args: LuaArgs<O>, o?: LuaCallOptions): Promise<LuaResult<O>> {
     const timeoutMs = o?.timeoutMs ?? this.luaTimeoutMs;
     let scriptId = this.scriptIds.get(script);
     if (scriptId === undefined) {
@@ -124,8 +94,10 @@ export class UntrustedWork implements CustomizationRuntime {
     }
     let answer: Answer;
     try {
-      answer = await this.pool.run({ type: 'lua', method, scriptId, timeoutMs }, JSON.stringify(args), {
-        key: o?.key ?? method,
+      const fromRequest = o?.requestText !== undefined;
+      const payload = o?.requestText ?? JSON.stringify(args);
+      answer = await this.pool.run({ type: 'lua', operation, scriptId, timeoutMs, fromRequest }, payload, {
+        key: o?.key ?? operation,
         timeoutMs,
         notAfter: o?.notAfter,
         once: { key: scriptId, field: 'script', value: script },
@@ -146,6 +118,6 @@ export class UntrustedWork implements CustomizationRuntime {
       const e = reply.error;
       throw new LuaScriptError(e.luaMessage ?? e.message, { functionName: e.functionName, line: e.line, timeout: e.timeout });
     }
-    return JSON.parse(answer.payload) as T;
+    return JSON.parse(answer.payload) as LuaResult<O>;
   }
 }

@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
 import type { StatePreservationRule } from '../interpreter/types.ts';
+import { argumentsFromRequest, type LuaArgs, type LuaOperation, type RequestField } from '../lua/operations.ts';
 import { LuaRuntime } from '../lua/runtime.ts';
 import { evaluatePreservation } from '../preservation/evaluate.ts';
 import {
@@ -13,7 +14,6 @@ import {
   MAX_RESULT_BYTES,
   frame,
   unframe,
-  type LuaMethod,
   type UntrustedWorkerData,
   type WorkerReply,
   type WorkerRequest,
@@ -39,7 +39,7 @@ function encode(value: unknown): string {
 /** The scripts this worker was sent, by id (the pool sends each one once per worker). */
 const scripts = new Map<number, string>();
 
-async function runLua(request: Extract<WorkerRequest, { type: 'lua' }>, args: string, prints: string[]): Promise<unknown> {
+async function runLua(request: Extract<WorkerRequest, { type: 'lua' }>, payload: string, prints: string[]): Promise<unknown> {
   if (request.onceReset) scripts.clear();
   if (request.script !== undefined) scripts.set(request.scriptId, request.script);
   const script = scripts.get(request.scriptId);
@@ -48,18 +48,10 @@ async function runLua(request: Extract<WorkerRequest, { type: 'lua' }>, args: st
     if (prints.length < MAX_PRINT_LINES) prints.push(line.length > MAX_PRINT_LINE_CHARS ? `${line.slice(0, MAX_PRINT_LINE_CHARS)}…` : line);
   };
   const options = { timeoutMs: request.timeoutMs, onPrint };
-  const [a, b] = JSON.parse(args) as unknown[];
-  const method: LuaMethod = request.method;
-  switch (method) {
-    case 'reviseReplica':
-      return runtime.reviseReplica(script, a as any, b as number, options);
-    case 'retain':
-      return runtime.retain(script, a as any, b as any, options);
-    case 'aggregateStatus':
-      return runtime.aggregateStatus(script, a as any, b as any, options);
-    default:
-      return runtime[method](script, a as any, options);
-  }
+  const args = request.fromRequest
+    ? argumentsFromRequest(request.operation, (JSON.parse(payload) as { request: Record<RequestField, unknown> }).request)
+    : (JSON.parse(payload) as unknown[]);
+  return runtime.call(request.operation, script, args as LuaArgs<LuaOperation>, options);
 }
 
 /** Runs a task; the answer is its header and the result's JSON text (empty for an error). */

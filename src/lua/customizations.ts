@@ -6,32 +6,10 @@ import { didYouMean } from '../did-you-mean.ts';
 import type { Operation } from '../interpreter/types.ts';
 import { describeUnknownFields, unknownFields, type Shape } from '../k8s/strict-fields.ts';
 import { readYamlDocumentsWithLines, type LinePositions } from '../k8s/yaml-documents.ts';
+import { CUSTOMIZATION_RULES, type CustomizationField } from './operations.ts';
 
 export const RIC_API_VERSION = 'config.karmada.io/v1alpha1';
 export const RIC_KIND = 'ResourceInterpreterCustomization';
-
-export interface CustomizationRule {
-  /** Field under spec.customizations. */
-  field: CustomizationField;
-  /** karmadactl rule name = Karmada operation. */
-  operation: Operation;
-  /** The global Lua function the script must define. */
-  functionName: string;
-}
-
-/** The customization fields in karmadactl's rule order (pkg/util/interpreter/rule.go). */
-export const CUSTOMIZATION_RULES = [
-  { field: 'retention', operation: 'Retain', functionName: 'Retain' },
-  { field: 'replicaResource', operation: 'InterpretReplica', functionName: 'GetReplicas' },
-  { field: 'componentResource', operation: 'InterpretComponent', functionName: 'GetComponents' },
-  { field: 'replicaRevision', operation: 'ReviseReplica', functionName: 'ReviseReplica' },
-  { field: 'statusReflection', operation: 'InterpretStatus', functionName: 'ReflectStatus' },
-  { field: 'statusAggregation', operation: 'AggregateStatus', functionName: 'AggregateStatus' },
-  { field: 'healthInterpretation', operation: 'InterpretHealth', functionName: 'InterpretHealth' },
-  { field: 'dependencyInterpretation', operation: 'InterpretDependency', functionName: 'GetDependencies' },
-] as const satisfies ReadonlyArray<{ field: string; operation: Operation; functionName: string }>;
-
-export type CustomizationField = (typeof CUSTOMIZATION_RULES)[number]['field'];
 
 /**
  * Where a script sits in its file, so a Lua line number can be given as a line of the file.

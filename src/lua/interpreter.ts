@@ -1,9 +1,10 @@
 // One KindInterpreter per merged RIC target: each method runs the winning script on the Lua runtime and
 // turns script failures into InterpreterError(500) naming the customization, function and line.
-import type { AggregatedStatusItem, Component, DependentObjectReference, KindInterpreter, KObject, Operation, ReplicaResult } from '../interpreter/types.ts';
+import type { DependentObjectReference, KindInterpreter, Operation } from '../interpreter/types.ts';
 import { InterpreterError } from '../interpreter/types.ts';
 import { currentRequestContext, type RequestContext } from '../interpreter/context.ts';
-import { CUSTOMIZATION_RULES, foldingHint, scriptLineText } from './customizations.ts';
+import { foldingHint, scriptLineText } from './customizations.ts';
+import { CUSTOMIZATION_RULES, LUA_OPERATIONS, type LuaArgs, type LuaOperation, type LuaResult } from './operations.ts';
 import type { MergedTarget, ScriptSource } from './merge.ts';
 import { compareStrings } from './merge.ts';
 
@@ -14,6 +15,11 @@ export interface LuaCallOptions {
   notAfter?: number;
   /** Calls waiting for a worker are taken in turn across keys (the customization). */
   key?: string;
+  /**
+   * The JSON text of the Karmada request whose fields are the call's arguments (operations.ts
+   * `arguments`): a worker parses it instead of the main thread serializing the arguments again.
+   */
+  requestText?: string;
 }
 
 /**
@@ -22,14 +28,7 @@ export interface LuaCallOptions {
  */
 export interface CustomizationRuntime {
   compileCheck(script: string): void;
-  getReplicas(script: string, obj: KObject, o?: LuaCallOptions): Promise<ReplicaResult>;
-  getComponents(script: string, obj: KObject, o?: LuaCallOptions): Promise<Component[]>;
-  reviseReplica(script: string, obj: KObject, replicas: number, o?: LuaCallOptions): Promise<KObject>;
-  retain(script: string, desired: KObject, observed: KObject, o?: LuaCallOptions): Promise<KObject>;
-  aggregateStatus(script: string, obj: KObject, items: AggregatedStatusItem[] | undefined, o?: LuaCallOptions): Promise<KObject>;
-  reflectStatus(script: string, observed: KObject, o?: LuaCallOptions): Promise<Record<string, any>>;
-  interpretHealth(script: string, observed: KObject, o?: LuaCallOptions): Promise<boolean>;
-  getDependencies(script: string, obj: KObject, o?: LuaCallOptions): Promise<DependentObjectReference[]>;
+  call<O extends LuaOperation>(operation: O, script: string, args: LuaArgs<O>, options?: LuaCallOptions): Promise<LuaResult<O>>;
 }
 
 /** Options for the interpreters built from customizations. */
@@ -53,17 +52,19 @@ export interface LuaKindInterpreter extends KindInterpreter {
 }
 
 export function createLuaInterpreter(target: MergedTarget, runtime: CustomizationRuntime, options: LuaInterpreterOptions = {}): LuaKindInterpreter {
-  const call = async <T>(source: ScriptSource, functionName: string, run: (o: LuaCallOptions) => Promise<T>) => {
+  const call = async <O extends LuaOperation>(source: ScriptSource, operation: O, args: LuaArgs<O>): Promise<LuaResult<O>> => {
     const onPrint = options.onPrint;
     const context = currentRequestContext();
+    const functionName = LUA_OPERATIONS[operation].functionName;
     const callOptions: LuaCallOptions = {
       key: source.customization,
       timeoutMs: options.timeoutMs,
       onPrint: onPrint && ((line) => onPrint(line, { customization: source.customization, functionName }, context)),
       notAfter: context?.deadline,
+      requestText: context?.requestText,
     };
     try {
-      return await run(callOptions);
+      return await runtime.call(operation, source.script, args, callOptions);
     } catch (err) {
       throw toInterpreterError(err, source.customization, functionName, source);
     }
@@ -77,56 +78,23 @@ export function createLuaInterpreter(target: MergedTarget, runtime: Customizatio
     operations: [],
     sources: {},
   };
-  const { rules } = target;
-
-  if (rules.retention) {
-    const s = rules.retention;
-    interpreter.retain = (desired, observed) => call(s, 'Retain', (o) => runtime.retain(s.script, desired, observed, o));
-  }
-  if (rules.replicaResource) {
-    const s = rules.replicaResource;
-    interpreter.getReplicas = (obj) => call(s, 'GetReplicas', (o) => runtime.getReplicas(s.script, obj, o));
-  }
-  if (rules.componentResource) {
-    const s = rules.componentResource;
-    interpreter.getComponents = (obj) => call(s, 'GetComponents', (o) => runtime.getComponents(s.script, obj, o));
-  }
-  if (rules.replicaRevision) {
-    const s = rules.replicaRevision;
-    interpreter.reviseReplica = (obj, replicas) => call(s, 'ReviseReplica', (o) => runtime.reviseReplica(s.script, obj, replicas, o));
-  }
-  if (rules.statusReflection) {
-    const s = rules.statusReflection;
-    interpreter.reflectStatus = (observed) => call(s, 'ReflectStatus', (o) => runtime.reflectStatus(s.script, observed, o));
-  }
-  if (rules.statusAggregation) {
-    const s = rules.statusAggregation;
-    interpreter.aggregateStatus = (obj, items) => call(s, 'AggregateStatus', (o) => runtime.aggregateStatus(s.script, obj, items, o));
-  }
-  if (rules.healthInterpretation) {
-    const s = rules.healthInterpretation;
-    interpreter.interpretHealth = (observed) => call(s, 'InterpretHealth', (o) => runtime.interpretHealth(s.script, observed, o));
-  }
-  if (target.dependencies.length > 0) {
-    const scripts = [...target.dependencies];
-    interpreter.getDependencies = async (obj) => {
-      // As Karmada's ConfigurableInterpreter.GetDependencies: run every script in order, stop at the first
-      // error, union the results. (The runtime converts `obj` into fresh Lua tables per call.)
-      const all: DependentObjectReference[] = [];
-      for (const s of scripts) {
-        all.push(...(await call(s, 'GetDependencies', (o) => runtime.getDependencies(s.script, obj, o))));
-      }
-      return sortDependencies(uniqueDependencies(all));
-    };
-  }
-
-  for (const { field, operation } of CUSTOMIZATION_RULES) {
+  const methods = interpreter as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const { field, operation, method } of CUSTOMIZATION_RULES) {
     if (field === 'dependencyInterpretation') {
       if (target.dependencies.length === 0) continue;
-      interpreter.sources[operation] = target.dependencies.map((s) => s.customization);
+      const scripts = [...target.dependencies];
+      interpreter.getDependencies = async (obj) => {
+        // As Karmada's ConfigurableInterpreter.GetDependencies: run every script in order, stop at the first
+        // error, union the results.
+        const all: DependentObjectReference[] = [];
+        for (const s of scripts) all.push(...(await call(s, 'InterpretDependency', [obj])));
+        return sortDependencies(uniqueDependencies(all));
+      };
+      interpreter.sources[operation] = scripts.map((s) => s.customization);
     } else {
-      const source = rules[field];
+      const source = target.rules[field];
       if (!source) continue;
+      methods[method] = (...args: unknown[]) => call(source, operation, args as LuaArgs<typeof operation>);
       interpreter.sources[operation] = [source.customization];
     }
     interpreter.operations.push(operation);

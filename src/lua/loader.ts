@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import type { FailedCustomization } from '../interpreter/registry.ts';
 import type { Customization, ScriptPosition } from './customizations.ts';
-import { CUSTOMIZATION_RULES, foldingHint, parseCustomizationFile, scriptLineText } from './customizations.ts';
+import { foldingHint, parseCustomizationFile, scriptLineText } from './customizations.ts';
+import { CUSTOMIZATION_RULES } from './operations.ts';
 import { findBuiltinCustomizationFiles, findCustomizationFiles } from './files.ts';
 import type { CustomizationRuntime, LuaInterpreterOptions, LuaKindInterpreter } from './interpreter.ts';
 import { createLuaInterpreter } from './interpreter.ts';

@@ -1,21 +1,20 @@
 // Runs Karmada ResourceInterpreterCustomization Lua functions with Karmada's semantics (luavm/lua.go):
 // function names and result counts per operation, result conversion as ConvertLuaResultInto, a
 // per-call deadline, a bounded pool of sandboxed states and a compile-once cache.
-import type { AggregatedStatusItem, Component, DependentObjectReference, KObject, ReplicaRequirements, ReplicaResult } from '../interpreter/types.ts';
+import type { AggregatedStatusItem, Component, DependentObjectReference, KObject, ReplicaRequirements } from '../interpreter/types.ts';
 import { lua } from './fengari.ts';
 import { pushInterned } from './lazy.ts';
 import { LuaEncodeError, encodeLuaValue, encodeLuaValueDroppingEmptyTables, lastEncodingHadEmptyTables } from './convert.ts';
 import { repairEmptyTables } from './empty-repair.ts';
 import { LuaScriptError } from './errors.ts';
+import { LUA_OPERATIONS, type LuaArgs, type LuaOperation, type LuaResult } from './operations.ts';
 import { LuaState } from './state.ts';
+import type { LuaCallOptions } from './interpreter.ts';
 import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from './typed.ts';
 
 export { LuaScriptError } from './errors.ts';
 
-export interface LuaCallOptions {
-  timeoutMs?: number;
-  onPrint?: (line: string) => void;
-}
+export type { LuaCallOptions } from './interpreter.ts';
 
 export interface LuaRuntimeOptions {
   /** Idle states kept for reuse (Karmada: 10). */
@@ -94,6 +93,84 @@ function goInt32(x: number): number {
   return Math.trunc(x) | 0;
 }
 
+interface ResultRule<O extends LuaOperation> {
+  /** Results the Lua function returns (Karmada's lua.go calls it with this count). */
+  count: number;
+  /** The values pushed as the function's arguments, when they are not the arguments as given. */
+  arguments?: (args: LuaArgs<O>) => unknown[];
+  /** Converts the results on the stack from index `first`, as Karmada's ConvertLuaResultInto does. */
+  convert: (L: any, first: number, functionName: string, args: LuaArgs<O>) => LuaResult<O>;
+}
+
+/** Per operation: what luavm/lua.go does with the function's results. */
+const RESULT_RULES: { [O in LuaOperation]: ResultRule<O> } = {
+  InterpretReplica: {
+    count: 2,
+    convert: (L, first, fn) => {
+      if (lua.lua_type(L, first) !== lua.LUA_TNUMBER) throw new LuaScriptError(`result type ${typeNameAt(L, first)} is not number`, { functionName: fn });
+      const replicas = goInt32(lua.lua_tonumber(L, first));
+      const second = first + 1;
+      if (lua.lua_isnil(L, second)) return { replicas };
+      expectTable(L, second, 'requires', fn);
+      const requirements = typed<ReplicaRequirements>(encodeResult(L, second, true, [], fn), replicaRequirementsSchema, fn);
+      return { replicas, requirements };
+    },
+  },
+  InterpretComponent: {
+    count: 1,
+    convert: (L, first, fn) => {
+      if (lua.lua_isnil(L, first)) return [];
+      expectTable(L, first, 'components', fn);
+      return typed<Component[]>(encodeResult(L, first, false, [], fn), componentsSchema, fn);
+    },
+  },
+  ReviseReplica: {
+    count: 1,
+    convert: (L, first, fn, [object]) => {
+      expectTable(L, first, 'requires', fn);
+      return asUnstructured(encodeResult(L, first, true, [object], fn), fn);
+    },
+  },
+  Retain: {
+    count: 1,
+    convert: (L, first, fn, [desired, observed]) => {
+      expectTable(L, first, 'requires', fn);
+      return asUnstructured(encodeResult(L, first, true, [desired, observed], fn), fn);
+    },
+  },
+  AggregateStatus: {
+    count: 1,
+    // Karmada marshals the item slice: a nil slice is JSON null -> Lua nil; an empty one is {}.
+    arguments: ([object, items]) => [object, items ? items.map(asMarshalledItem) : null],
+    convert: (L, first, fn) => {
+      expectTable(L, first, 'requires', fn);
+      return asUnstructured(encodeResult(L, first, true, [], fn), fn);
+    },
+  },
+  InterpretStatus: {
+    count: 1,
+    convert: (L, first, fn) => {
+      expectTable(L, first, 'replica', fn);
+      // runtime.RawExtension keeps whatever JSON the script produced.
+      return encodeResult(L, first, true, [], fn) as Record<string, any>;
+    },
+  },
+  InterpretHealth: {
+    count: 1,
+    convert: (L, first, fn) => {
+      if (lua.lua_type(L, first) !== lua.LUA_TBOOLEAN) throw new LuaScriptError(`result type ${typeNameAt(L, first)} is not bool`, { functionName: fn });
+      return lua.lua_toboolean(L, first) as boolean;
+    },
+  },
+  InterpretDependency: {
+    count: 1,
+    convert: (L, first, fn) => {
+      expectTable(L, first, 'requires', fn);
+      return typed<DependentObjectReference[]>(encodeResult(L, first, false, [], fn), dependenciesSchema, fn);
+    },
+  },
+};
+
 export class LuaRuntime {
   private readonly poolSize: number;
   private readonly timeoutMs: number;
@@ -122,68 +199,12 @@ export class LuaRuntime {
     }
   }
 
-  async getReplicas(script: string, obj: KObject, o?: LuaCallOptions): Promise<ReplicaResult> {
-    return this.call(script, 'GetReplicas', [obj], 2, o, (L, first, fn) => {
-      if (lua.lua_type(L, first) !== lua.LUA_TNUMBER) throw new LuaScriptError(`result type ${typeNameAt(L, first)} is not number`, { functionName: fn });
-      const replicas = goInt32(lua.lua_tonumber(L, first));
-      const second = first + 1;
-      if (lua.lua_isnil(L, second)) return { replicas };
-      expectTable(L, second, 'requires', fn);
-      const requirements = typed<ReplicaRequirements>(encodeResult(L, second, true, [], fn), replicaRequirementsSchema, fn);
-      return { replicas, requirements };
-    });
-  }
-
-  async getComponents(script: string, obj: KObject, o?: LuaCallOptions): Promise<Component[]> {
-    return this.call(script, 'GetComponents', [obj], 1, o, (L, first, fn) => {
-      if (lua.lua_isnil(L, first)) return [];
-      expectTable(L, first, 'components', fn);
-      return typed<Component[]>(encodeResult(L, first, false, [], fn), componentsSchema, fn);
-    });
-  }
-
-  async reviseReplica(script: string, obj: KObject, replicas: number, o?: LuaCallOptions): Promise<KObject> {
-    return this.call(script, 'ReviseReplica', [obj, replicas], 1, o, (L, first, fn) => {
-      expectTable(L, first, 'requires', fn);
-      return asUnstructured(encodeResult(L, first, true, [obj], fn), fn);
-    });
-  }
-
-  async retain(script: string, desired: KObject, observed: KObject, o?: LuaCallOptions): Promise<KObject> {
-    return this.call(script, 'Retain', [desired, observed], 1, o, (L, first, fn) => {
-      expectTable(L, first, 'requires', fn);
-      return asUnstructured(encodeResult(L, first, true, [desired, observed], fn), fn);
-    });
-  }
-
-  async aggregateStatus(script: string, obj: KObject, items: AggregatedStatusItem[] | undefined, o?: LuaCallOptions): Promise<KObject> {
-    // Karmada marshals the item slice: a nil slice is JSON null -> Lua nil; an empty one is {}.
-    return this.call(script, 'AggregateStatus', [obj, items ? items.map(asMarshalledItem) : null], 1, o, (L, first, fn) => {
-      expectTable(L, first, 'requires', fn);
-      return asUnstructured(encodeResult(L, first, true, [], fn), fn);
-    });
-  }
-
-  async reflectStatus(script: string, observed: KObject, o?: LuaCallOptions): Promise<Record<string, any>> {
-    return this.call(script, 'ReflectStatus', [observed], 1, o, (L, first, fn) => {
-      expectTable(L, first, 'replica', fn);
-      // runtime.RawExtension keeps whatever JSON the script produced.
-      return encodeResult(L, first, true, [], fn) as Record<string, any>;
-    });
-  }
-
-  async interpretHealth(script: string, observed: KObject, o?: LuaCallOptions): Promise<boolean> {
-    return this.call(script, 'InterpretHealth', [observed], 1, o, (L, first, fn) => {
-      if (lua.lua_type(L, first) !== lua.LUA_TBOOLEAN) throw new LuaScriptError(`result type ${typeNameAt(L, first)} is not bool`, { functionName: fn });
-      return lua.lua_toboolean(L, first) as boolean;
-    });
-  }
-
-  async getDependencies(script: string, obj: KObject, o?: LuaCallOptions): Promise<DependentObjectReference[]> {
-    return this.call(script, 'GetDependencies', [obj], 1, o, (L, first, fn) => {
-      expectTable(L, first, 'requires', fn);
-      return typed<DependentObjectReference[]>(encodeResult(L, first, false, [], fn), dependenciesSchema, fn);
-    });
+  /** Runs the Lua function of `operation` defined by `script`, with Karmada's arguments and result rules. */
+  async call<O extends LuaOperation>(operation: O, script: string, args: LuaArgs<O>, options?: LuaCallOptions): Promise<LuaResult<O>> {
+    const { functionName } = LUA_OPERATIONS[operation];
+    const rule = RESULT_RULES[operation] as ResultRule<O>;
+    const luaArgs = rule.arguments ? rule.arguments(args) : args;
+    return this.run(script, functionName, luaArgs, rule.count, options, (L, first) => rule.convert(L, first, functionName, args));
   }
 
   stats(): { cacheHits: number; cacheMisses: number; poolSize: number; statesInUse: number } {
@@ -216,13 +237,13 @@ export class LuaRuntime {
     else this.idle.push(state);
   }
 
-  private async call<T>(
+  private async run<T>(
     script: string,
     functionName: string,
     args: unknown[],
     resultCount: number,
     options: LuaCallOptions | undefined,
-    convert: (L: any, firstResult: number, functionName: string) => T,
+    convert: (L: any, firstResult: number) => T,
   ): Promise<T> {
     const state = this.acquire();
     try {
@@ -245,7 +266,7 @@ export class LuaRuntime {
         if (type !== lua.LUA_TFUNCTION) throw new LuaScriptError(`${functionName} is not a function: ${typeNameAt(L, 2)}`, { functionName });
         for (const arg of args) state.pushArgument(arg);
         lua.lua_call(L, args.length, resultCount);
-        result = convert(L, 2, functionName);
+        result = convert(L, 2);
       });
       return result as T;
     } finally {

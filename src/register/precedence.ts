@@ -9,7 +9,8 @@
 import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { Operation } from '../interpreter/types.ts';
 import type { ServedKind } from '../interpreter/registry.ts';
-import { CUSTOMIZATION_RULES, RIC_KIND } from '../lua/customizations.ts';
+import { RIC_KIND } from '../lua/customizations.ts';
+import { CUSTOMIZATION_RULES } from '../lua/operations.ts';
 import { describeApiError, GROUP, VERSION } from './apply.ts';
 
 export const RIC_PLURAL = 'resourceinterpretercustomizations';

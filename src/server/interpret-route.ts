@@ -47,6 +47,10 @@ class CallContext implements RequestContext {
   get uid(): string {
     return sniffUid(this.body);
   }
+
+  get requestText(): string | undefined {
+    return this.body;
+  }
 }
 
 export function registerInterpretRoute(app: FastifyInstance, options: InterpretRouteOptions): void {

@@ -28,21 +28,41 @@ describe('untrusted work on worker threads', () => {
 
   it('answers as the in-process runtime does, with print lines and keys named __proto__', async () => {
     const printed: string[] = [];
-    expect(await work.interpretHealth(health('print("checking", obj.metadata.name) return true'), ready, { onPrint: (line) => printed.push(line) })).toBe(true);
+    expect(
+      await work.call('InterpretHealth', health('print("checking", obj.metadata.name) return true'), [ready], { onPrint: (line) => printed.push(line) }),
+    ).toBe(true);
     expect(printed).toEqual([`checking\t${ready.metadata.name}`]);
     const object = JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","annotations":{"__proto__":"kept"}}}');
-    const retained = await work.retain('function Retain(desired, observed) return desired end', object, object);
+    const retained = await work.call('Retain', 'function Retain(desired, observed) return desired end', [object, object]);
     expect(Object.getOwnPropertyNames(retained.metadata.annotations)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(retained.metadata.annotations)).toBe(Object.prototype);
   });
 
+  it("reads the arguments from the request's JSON text when the call hands it over, instead of serializing them again", async () => {
+    const desired = workload({ spec: { replicas: 3 } });
+    const observed = workload({ spec: { replicas: 5, paused: true } });
+    const requestText = JSON.stringify({
+      apiVersion: 'config.karmada.io/v1alpha1',
+      kind: 'ResourceInterpreterContext',
+      request: { operation: 'Retain', object: desired, observedObject: observed },
+    });
+    const script = 'function Retain(desired, observed) desired.spec.paused = observed.spec.paused return desired end';
+    // The arguments given are not what runs: the request's fields are (operations.ts names them per operation).
+    const retained = await work.call('Retain', script, [workload(), workload()], { requestText });
+    expect(retained.spec).toEqual({ replicas: 3, paused: true });
+    const items = [{ clusterName: 'a', status: { readyReplicas: 2 } }];
+    const aggregate = 'function AggregateStatus(obj, items) obj.status = { n = #items, ready = items[1].status.readyReplicas } return obj end';
+    const aggregateText = JSON.stringify({ request: { operation: 'AggregateStatus', object: desired, aggregatedStatus: items } });
+    expect((await work.call('AggregateStatus', aggregate, [desired, undefined], { requestText: aggregateText })).status).toEqual({ n: 1, ready: 2 });
+  });
+
   it('stops a loop at the time limit inside the worker, which keeps serving', async () => {
     const stopsBefore = stops.length;
-    const error = await failure(work.interpretHealth(health('while true do end'), ready));
+    const error = await failure(work.call('InterpretHealth', health('while true do end'), [ready]));
     expect(error.timeout).toBe(true);
     expect(error.luaMessage).toMatch(/timed out after 300ms/);
     expect(stops.length).toBe(stopsBefore); // the worker was not replaced
-    expect(await work.interpretHealth(HEALTHY, ready)).toBe(true);
+    expect(await work.call('InterpretHealth', HEALTHY, [ready])).toBe(true);
   });
 
   it.each([
@@ -58,10 +78,10 @@ describe('untrusted work on worker threads', () => {
       'local s, p = "", "" for i = 1, 300 do s = s .. "a" end for i = 1, 12 do p = p .. "a-" end return string.find(s, p .. "b") ~= nil',
     ],
   ])('terminates the worker of %s at the time limit and replaces it', async (_name, body) => {
-    const error = await failure(work.interpretHealth(health(body), ready, { key: 'runaway' }));
+    const error = await failure(work.call('InterpretHealth', health(body), [ready], { key: 'runaway' }));
     expect(error.timeout).toBe(true);
     expect(error.luaMessage).toMatch(/timed out after 300ms|stopped after 300 ms: time limit exceeded/);
-    expect(await work.interpretHealth(HEALTHY, ready)).toBe(true);
+    expect(await work.call('InterpretHealth', HEALTHY, [ready])).toBe(true);
   });
 
   it.each([
@@ -81,11 +101,11 @@ describe('untrusted work on worker threads', () => {
     const script = body.endsWith('return t') ? `function ReflectStatus(obj)\n${body}\nend` : health(body);
     // A generous time limit: what must stop these is memory.
     const call = body.endsWith('return t')
-      ? work.reflectStatus(script, ready, { timeoutMs: 20_000 })
-      : work.interpretHealth(script, ready, { timeoutMs: 20_000 });
+      ? work.call('InterpretStatus', script, [ready], { timeoutMs: 20_000 })
+      : work.call('InterpretHealth', script, [ready], { timeoutMs: 20_000 });
     const error = await failure(call);
     expect(error.luaMessage).toMatch(/memory limit|over the limit of \d+|stopped: memory limit of 64 MiB exceeded/);
-    expect(await work.interpretHealth(HEALTHY, ready)).toBe(true);
+    expect(await work.call('InterpretHealth', HEALTHY, [ready])).toBe(true);
   });
 
   it('returns results nested up to Go’s 10,000 levels and refuses deeper ones with its message, on a cold worker', async () => {
@@ -95,9 +115,9 @@ describe('untrusted work on worker threads', () => {
     try {
       const nest = (levels: number) => `function ReflectStatus(obj)\nlocal t = { leaf = true }\nfor i = 1, ${levels} do t = { d = t } end\nreturn t\nend`;
       let depth = 0;
-      for (let t = (await fresh.reflectStatus(nest(9_998), ready)) as { d?: unknown }; t.d; t = t.d as { d?: unknown }) depth++;
+      for (let t = (await fresh.call('InterpretStatus', nest(9_998), [ready])) as { d?: unknown }; t.d; t = t.d as { d?: unknown }) depth++;
       expect(depth).toBe(9_998);
-      expect((await failure(fresh.reflectStatus(nest(10_000), ready))).luaMessage).toMatch(/exceeded max depth$/);
+      expect((await failure(fresh.call('InterpretStatus', nest(10_000), [ready]))).luaMessage).toMatch(/exceeded max depth$/);
     } finally {
       await fresh.close();
     }
@@ -106,9 +126,9 @@ describe('untrusted work on worker threads', () => {
   it('takes queued calls in turn across customizations: one flooding the pool delays another by one call at most', async () => {
     const finished: string[] = [];
     const runaway = Array.from({ length: 6 }, (_, i) =>
-      work.interpretHealth(health('while true do end'), ready, { key: 'flood' }).catch(() => finished.push(`flood-${i}`)),
+      work.call('InterpretHealth', health('while true do end'), [ready], { key: 'flood' }).catch(() => finished.push(`flood-${i}`)),
     );
-    const other = work.interpretHealth(HEALTHY, ready, { key: 'other' }).then(() => finished.push('other'));
+    const other = work.call('InterpretHealth', HEALTHY, [ready], { key: 'other' }).then(() => finished.push('other'));
     await Promise.all([...runaway, other]);
     // Two workers take flood-0 and flood-1; the next free worker takes `other`, not flood-2.
     expect(finished.indexOf('other')).toBeLessThanOrEqual(2);
@@ -116,9 +136,13 @@ describe('untrusted work on worker threads', () => {
 
   it('does not run a call whose request deadline passed while it waited for a worker', async () => {
     const printed: string[] = [];
-    const blockers = [1, 2].map(() => work.interpretHealth(health('while true do end'), ready, { key: 'blocker' }).catch(() => undefined));
+    const blockers = [1, 2].map(() => work.call('InterpretHealth', health('while true do end'), [ready], { key: 'blocker' }).catch(() => undefined));
     const late = failure(
-      work.interpretHealth(health('print("ran") return true'), ready, { key: 'late', notAfter: performance.now() + 50, onPrint: (line) => printed.push(line) }),
+      work.call('InterpretHealth', health('print("ran") return true'), [ready], {
+        key: 'late',
+        notAfter: performance.now() + 50,
+        onPrint: (line) => printed.push(line),
+      }),
     );
     const error = await late;
     await Promise.all(blockers);
@@ -136,7 +160,7 @@ describe('untrusted work on worker threads', () => {
       // Back to back; every 7th answer has print lines, every 10th call carries 300 KB of labels.
       if (i % 10 === 9) obj.metadata.labels = { big: 'x'.repeat(300_000) };
       const script = i % 7 === 6 ? printing : replicasOf;
-      const result = await work.getReplicas(script, obj, { onPrint: (line) => printed.push(line) });
+      const result = await work.call('InterpretReplica', script, [obj], { onPrint: (line) => printed.push(line) });
       expect(result.replicas).toBe(i);
     }
     expect(printed).toEqual(

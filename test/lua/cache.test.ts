@@ -8,27 +8,27 @@ const healthy = `function InterpretHealth(obj) return obj.status.readyReplicas >
 describe('compile cache and pool', () => {
   it('compiles a script once and reuses the compiled chunk', async () => {
     const rt = new LuaRuntime();
-    for (let i = 0; i < 5; i++) expect(await rt.interpretHealth(healthy, workload())).toBe(true);
+    for (let i = 0; i < 5; i++) expect(await rt.call('InterpretHealth', healthy, [workload()])).toBe(true);
     expect(rt.stats()).toEqual({ cacheHits: 4, cacheMisses: 1, poolSize: 1, statesInUse: 0 });
-    await rt.interpretHealth(`${healthy} `, workload());
+    await rt.call('InterpretHealth', `${healthy} `, [workload()]);
     expect(rt.stats().cacheMisses).toBe(2);
     rt.close();
   });
 
   it('replaces a state that hit a limit and keeps at most poolSize idle states', async () => {
     const rt = new LuaRuntime({ poolSize: 1 });
-    await expect(rt.interpretHealth(`function InterpretHealth(o) while true do end end`, workload(), { timeoutMs: 50 })).rejects.toThrow(/timed out/);
+    await expect(rt.call('InterpretHealth', `function InterpretHealth(o) while true do end end`, [workload()], { timeoutMs: 50 })).rejects.toThrow(/timed out/);
     expect(rt.stats().poolSize).toBe(0);
-    expect(await rt.interpretHealth(healthy, workload())).toBe(true);
+    expect(await rt.call('InterpretHealth', healthy, [workload()])).toBe(true);
     expect(rt.stats()).toMatchObject({ poolSize: 1, statesInUse: 0 });
     rt.close();
-    await expect(rt.interpretHealth(healthy, workload())).rejects.toThrow(/closed/);
+    await expect(rt.call('InterpretHealth', healthy, [workload()])).rejects.toThrow(/closed/);
   });
 
   it('reports missing or non-function entry points like Karmada', async () => {
     const rt = new LuaRuntime();
-    await expect(rt.interpretHealth(`function Other() end`, workload())).rejects.toThrow('not found function InterpretHealth');
-    await expect(rt.interpretHealth(`InterpretHealth = 1`, workload())).rejects.toThrow('InterpretHealth is not a function: number');
+    await expect(rt.call('InterpretHealth', `function Other() end`, [workload()])).rejects.toThrow('not found function InterpretHealth');
+    await expect(rt.call('InterpretHealth', `InterpretHealth = 1`, [workload()])).rejects.toThrow('InterpretHealth is not a function: number');
     rt.close();
   });
 });
@@ -56,7 +56,7 @@ describe('compileCheck', () => {
 
   it('reports compile errors from a call with the function name', async () => {
     const rt = new LuaRuntime();
-    const err = await rt.interpretHealth(`function InterpretHealth(obj) return ( end`, workload()).then(
+    const err = await rt.call('InterpretHealth', `function InterpretHealth(obj) return ( end`, [workload()]).then(
       () => undefined,
       (e: unknown) => e,
     );

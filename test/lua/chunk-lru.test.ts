@@ -10,17 +10,17 @@ describe('compiled-chunk cache', () => {
   it(`keeps at most ${MAX_CHUNKS_PER_STATE} chunks per state, evicting the least recently used`, async () => {
     const rt = new LuaRuntime({ poolSize: 1 });
     try {
-      await rt.interpretHealth(script(0), obj); // the hot script
+      await rt.call('InterpretHealth', script(0), [obj]); // the hot script
       for (let i = 1; i <= MAX_CHUNKS_PER_STATE + 10; i++) {
-        await rt.interpretHealth(script(i), obj);
-        await rt.interpretHealth(script(0), obj); // used all along: never evicted
+        await rt.call('InterpretHealth', script(i), [obj]);
+        await rt.call('InterpretHealth', script(0), [obj]); // used all along: never evicted
       }
       const before = rt.stats();
       expect(before.cacheMisses).toBe(MAX_CHUNKS_PER_STATE + 11);
-      await rt.interpretHealth(script(0), obj);
-      await rt.interpretHealth(script(MAX_CHUNKS_PER_STATE + 10), obj); // recent: still there
+      await rt.call('InterpretHealth', script(0), [obj]);
+      await rt.call('InterpretHealth', script(MAX_CHUNKS_PER_STATE + 10), [obj]); // recent: still there
       expect(rt.stats().cacheMisses).toBe(before.cacheMisses);
-      await rt.interpretHealth(script(1), obj); // least recently used: evicted
+      await rt.call('InterpretHealth', script(1), [obj]); // least recently used: evicted
       expect(rt.stats().cacheMisses).toBe(before.cacheMisses + 1);
     } finally {
       rt.close();

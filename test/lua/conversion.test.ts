@@ -7,7 +7,7 @@ import { reflectScript, workload } from './helpers.ts';
 const rt = new LuaRuntime();
 afterAll(() => rt.close());
 
-const reflect = (body: string) => rt.reflectStatus(reflectScript(body), workload());
+const reflect = (body: string) => rt.call('InterpretStatus', reflectScript(body), [workload()]);
 
 async function reflectError(body: string): Promise<LuaScriptError> {
   const err = await reflect(body).then(
@@ -37,12 +37,12 @@ describe('empty tables without references (ReflectStatus, AggregateStatus, GetRe
 
   it('turns a whole empty result into {} for struct targets and [] for list targets', async () => {
     expect(await reflect(`return {}`)).toEqual({});
-    expect(await rt.getDependencies(`function GetDependencies(o) return {} end`, workload())).toEqual([]);
-    expect(await rt.getComponents(`function GetComponents(o) return {} end`, workload())).toEqual([]);
+    expect(await rt.call('InterpretDependency', `function GetDependencies(o) return {} end`, [workload()])).toEqual([]);
+    expect(await rt.call('InterpretComponent', `function GetComponents(o) return {} end`, [workload()])).toEqual([]);
   });
 
   it('deletes empty values the input had, because AggregateStatus uses no references', async () => {
-    const out = await rt.aggregateStatus(`function AggregateStatus(obj, items) return obj end`, workload(), []);
+    const out = await rt.call('AggregateStatus', `function AggregateStatus(obj, items) return obj end`, [workload(), []]);
     expect(out.metadata.annotations).toBeUndefined();
     expect(out.spec.updateStrategy).toBeUndefined();
     expect(out.spec.template.spec.tolerations).toBeUndefined();
@@ -52,7 +52,7 @@ describe('empty tables without references (ReflectStatus, AggregateStatus, GetRe
 
   it('drops nodeClaim = {} from GetReplicas requirements (FlinkDeployment case)', async () => {
     const script = `function GetReplicas(obj) return 2, { nodeClaim = {}, resourceRequest = { cpu = "1" } } end`;
-    expect(await rt.getReplicas(script, workload())).toEqual({ replicas: 2, requirements: { resourceRequest: { cpu: '1' } } });
+    expect(await rt.call('InterpretReplica', script, [workload()])).toEqual({ replicas: 2, requirements: { resourceRequest: { cpu: '1' } } });
   });
 });
 
@@ -61,15 +61,15 @@ describe('empty tables repaired against references', () => {
     const obj = workload();
     obj.spec.template.spec.containers[0].env = [];
     obj.spec.template.spec.containers[0].securityContext = {};
-    const out = await rt.reviseReplica(
+    const out = await rt.call(
+      'ReviseReplica',
       `function ReviseReplica(obj, replicas)
          obj.spec.replicas = replicas
          obj.spec.added = {}
          obj.spec.template.spec.containers[2] = { name = "side", env = {}, securityContext = {} }
          return obj
        end`,
-      obj,
-      5,
+      [obj, 5],
     );
     expect(out.spec.replicas).toBe(5);
     expect(out.metadata.annotations).toEqual({});
@@ -84,13 +84,13 @@ describe('empty tables repaired against references', () => {
   it('Retain: uses both desired and observed as references', async () => {
     const desired = workload();
     const observed = workload({ status: { observedGeneration: 1, extra: {} } });
-    const out = await rt.retain(
+    const out = await rt.call(
+      'Retain',
       `function Retain(desired, observed)
          desired.status = { extra = {}, other = {} }
          return desired
        end`,
-      desired,
-      observed,
+      [desired, observed],
     );
     expect(out.status).toEqual({ extra: {} });
     expect(out.spec.updateStrategy).toEqual({});
@@ -99,13 +99,13 @@ describe('empty tables repaired against references', () => {
   it('handles keys containing "." and ":" as single path segments', async () => {
     const obj = workload();
     obj.metadata.annotations = { 'example.com/config': {}, 'a:b': [] };
-    const out = await rt.reviseReplica(
+    const out = await rt.call(
+      'ReviseReplica',
       `function ReviseReplica(obj, r)
          obj.metadata.annotations["example.com/other"] = {}
          return obj
        end`,
-      obj,
-      1,
+      [obj, 1],
     );
     expect(out.metadata.annotations).toEqual({ 'example.com/config': {}, 'a:b': [] });
   });
@@ -162,18 +162,20 @@ describe('gopher-json encoding', () => {
 describe('JSON -> Lua', () => {
   it('turns null into nil: keys vanish and array elements shift down', async () => {
     const obj = workload({ extra: { gone: null, list: ['a', null, 'c'] } });
-    const out = await rt.reflectStatus(
+    const out = await rt.call(
+      'InterpretStatus',
       reflectScript(`return { gone = observedObj.extra.gone == nil, n = #observedObj.extra.list, second = observedObj.extra.list[2] }`),
-      obj,
+      [obj],
     );
     expect(out).toEqual({ gone: true, n: 2, second: 'c' });
   });
 
   it('pushes JSON numbers as floats, without 32-bit integer wrap', async () => {
     const obj = workload({ big: 4294967296, small: 2147483647 });
-    const out = await rt.reflectStatus(
+    const out = await rt.call(
+      'InterpretStatus',
       reflectScript(`return { sum = observedObj.small + 1, big = observedObj.big * 2, text = tostring(observedObj.big) }`),
-      obj,
+      [obj],
     );
     expect(out).toEqual({ sum: 2147483648, big: 8589934592, text: '4294967296' });
   });
@@ -183,10 +185,10 @@ describe('JSON -> Lua', () => {
       obj.status = { isNil = items == nil, count = items ~= nil and #items or -1 }
       return obj
     end`;
-    expect((await rt.aggregateStatus(script, workload(), undefined)).status).toEqual({ isNil: true, count: -1 });
-    expect((await rt.aggregateStatus(script, workload(), [])).status).toEqual({ isNil: false, count: 0 });
+    expect((await rt.call('AggregateStatus', script, [workload(), undefined])).status).toEqual({ isNil: true, count: -1 });
+    expect((await rt.call('AggregateStatus', script, [workload(), []])).status).toEqual({ isNil: false, count: 0 });
     const items = [{ clusterName: 'member1', status: { readyReplicas: 2 }, applied: true, health: 'Healthy' }];
-    expect((await rt.aggregateStatus(script, workload(), items)).status).toEqual({ isNil: false, count: 1 });
+    expect((await rt.call('AggregateStatus', script, [workload(), items])).status).toEqual({ isNil: false, count: 1 });
   });
 
   it('passes status items as Go marshals them (omitempty fields absent)', async () => {
@@ -195,67 +197,69 @@ describe('JSON -> Lua', () => {
       obj.status = { applied = i.applied == nil, message = i.appliedMessage == nil, health = i.health == nil, status = i.status == nil, name = i.clusterName }
       return obj
     end`;
-    const out = await rt.aggregateStatus(script, workload(), [{ clusterName: 'member2', applied: false, appliedMessage: '', health: '' }]);
+    const out = await rt.call('AggregateStatus', script, [workload(), [{ clusterName: 'member2', applied: false, appliedMessage: '', health: '' }]]);
     expect(out.status).toEqual({ applied: true, message: true, health: true, status: true, name: 'member2' });
   });
 });
 
 describe('typed results', () => {
   it('GetReplicas truncates a fractional replica count to int32 and requires a number', async () => {
-    expect((await rt.getReplicas(`function GetReplicas(o) return 2.7 end`, workload())).replicas).toBe(2);
-    expect((await rt.getReplicas(`function GetReplicas(o) return -2.7 end`, workload())).replicas).toBe(-2);
-    await expect(rt.getReplicas(`function GetReplicas(o) return "3" end`, workload())).rejects.toThrow(/is not number/);
+    expect((await rt.call('InterpretReplica', `function GetReplicas(o) return 2.7 end`, [workload()])).replicas).toBe(2);
+    expect((await rt.call('InterpretReplica', `function GetReplicas(o) return -2.7 end`, [workload()])).replicas).toBe(-2);
+    await expect(rt.call('InterpretReplica', `function GetReplicas(o) return "3" end`, [workload()])).rejects.toThrow(/is not number/);
   });
 
   it('GetReplicas rejects a non-table requirement', async () => {
-    await expect(rt.getReplicas(`function GetReplicas(o) return 1, "x" end`, workload())).rejects.toThrow(
+    await expect(rt.call('InterpretReplica', `function GetReplicas(o) return 1, "x" end`, [workload()])).rejects.toThrow(
       /expect the returned requires type is table but got string/,
     );
   });
 
   it('matches typed field names case-insensitively and ignores unknown fields', async () => {
-    const deps = await rt.getDependencies(
+    const deps = await rt.call(
+      'InterpretDependency',
       `function GetDependencies(o) return { { APIVersion = "v1", KIND = "ConfigMap", Name = "cm", Namespace = "default", unknown = 1 } } end`,
-      workload(),
+      [workload()],
     );
     expect(deps).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', name: 'cm', namespace: 'default' }]);
   });
 
   it('canonicalises quantities and accepts numbers for them', async () => {
-    const out = await rt.getReplicas(
+    const out = await rt.call(
+      'InterpretReplica',
       `function GetReplicas(o) return 1, { resourceRequest = { cpu = "1000m", memory = 1073741824, gpu = 0.5 } } end`,
-      workload(),
+      [workload()],
     );
     expect(out.requirements).toEqual({ resourceRequest: { cpu: '1', memory: '1073741824', gpu: '500m' } });
   });
 
   it('rejects fractional component replicas like encoding/json into int32', async () => {
-    await expect(rt.getComponents(`function GetComponents(o) return { { name = "a", replicas = 2.5 } } end`, workload())).rejects.toThrow(
+    await expect(rt.call('InterpretComponent', `function GetComponents(o) return { { name = "a", replicas = 2.5 } } end`, [workload()])).rejects.toThrow(
       /cannot unmarshal number 2.5 into Go struct field Component.replicas of type int32/,
     );
   });
 
   it('returns [] for a nil component list but errors on nil dependencies', async () => {
-    expect(await rt.getComponents(`function GetComponents(o) return nil end`, workload())).toEqual([]);
-    await expect(rt.getDependencies(`function GetDependencies(o) return nil end`, workload())).rejects.toThrow(/table but got nil/);
+    expect(await rt.call('InterpretComponent', `function GetComponents(o) return nil end`, [workload()])).toEqual([]);
+    await expect(rt.call('InterpretDependency', `function GetDependencies(o) return nil end`, [workload()])).rejects.toThrow(/table but got nil/);
   });
 
   it('requires a boolean from InterpretHealth (nil is an error)', async () => {
-    expect(await rt.interpretHealth(`function InterpretHealth(o) return o.status.readyReplicas == 2 end`, workload())).toBe(true);
-    await expect(rt.interpretHealth(`function InterpretHealth(o) if false then return true end end`, workload())).rejects.toThrow(
+    expect(await rt.call('InterpretHealth', `function InterpretHealth(o) return o.status.readyReplicas == 2 end`, [workload()])).toBe(true);
+    await expect(rt.call('InterpretHealth', `function InterpretHealth(o) if false then return true end end`, [workload()])).rejects.toThrow(
       /result type nil is not bool/,
     );
   });
 
   it("requires 'kind' on returned objects", async () => {
-    await expect(rt.retain(`function Retain(d, o) d.kind = nil return d end`, workload(), workload())).rejects.toThrow(/Object 'Kind' is missing/);
-    await expect(rt.aggregateStatus(`function AggregateStatus(o, i) return { status = {} } end`, workload(), undefined)).rejects.toThrow(
+    await expect(rt.call('Retain', `function Retain(d, o) d.kind = nil return d end`, [workload(), workload()])).rejects.toThrow(/Object 'Kind' is missing/);
+    await expect(rt.call('AggregateStatus', `function AggregateStatus(o, i) return { status = {} } end`, [workload(), undefined])).rejects.toThrow(
       /Object 'Kind' is missing/,
     );
   });
 
   it('requires table results where Karmada does', async () => {
-    await expect(rt.reflectStatus(reflectScript('return nil'), workload())).rejects.toThrow(/but got nil/);
-    await expect(rt.reviseReplica(`function ReviseReplica(o, r) return 1 end`, workload(), 1)).rejects.toThrow(/but got number/);
+    await expect(rt.call('InterpretStatus', reflectScript('return nil'), [workload()])).rejects.toThrow(/but got nil/);
+    await expect(rt.call('ReviseReplica', `function ReviseReplica(o, r) return 1 end`, [workload(), 1])).rejects.toThrow(/but got number/);
   });
 });

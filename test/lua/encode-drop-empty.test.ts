@@ -8,7 +8,7 @@ import { LuaRuntime } from '../../src/lua/runtime.ts';
 const rt = new LuaRuntime({ poolSize: 1 });
 afterAll(() => rt.close());
 const reflect = (body: string, input: Record<string, unknown> = { apiVersion: 'v1', kind: 'X' }) =>
-  rt.reflectStatus(`function ReflectStatus(o)\n${body}\nend`, input);
+  rt.call('InterpretStatus', `function ReflectStatus(o)\n${body}\nend`, [input]);
 
 describe('encoding a result while dropping empty tables', () => {
   it('drops empty Lua tables at any depth and keeps the tables emptied by that', async () => {
@@ -37,7 +37,7 @@ describe('encoding a result while dropping empty tables', () => {
   it('turns a whole empty result into {} for structs and [] for slices, and keeps encoding errors', async () => {
     expect(await reflect('return {}')).toEqual({});
     expect(await reflect('return o.data', { apiVersion: 'v1', kind: 'X', data: { x: null } })).toEqual({});
-    expect(await rt.getComponents('function GetComponents(o) return {} end', { apiVersion: 'v1', kind: 'X' })).toEqual([]);
+    expect(await rt.call('InterpretComponent', 'function GetComponents(o) return {} end', [{ apiVersion: 'v1', kind: 'X' }])).toEqual([]);
     await expect(reflect('return { a = {}, b = 0/0 }')).rejects.toThrow(/unsupported value: NaN/);
     await expect(reflect('local t = {}; return { a = t, b = { t } }')).rejects.toThrow(/recursively nested/);
     await expect(reflect('return { a = {}, [1] = 2 }')).rejects.toThrow(/mixed or invalid key types/);
@@ -51,9 +51,10 @@ describe('encoding a result while dropping empty tables', () => {
         template: { metadata: {}, spec: { nodeSelector: {}, tolerations: [], containers: [{ name: 'c', resources: { requests: { cpu: '1' }, limits: {} } }] } },
       },
     };
-    const out = await rt.getReplicas(
+    const out = await rt.call(
+      'InterpretReplica',
       'local kube = require("kube")\nfunction GetReplicas(o) return 1, kube.accuratePodRequirements(o.spec.template) end',
-      input,
+      [input],
     );
     expect(out).toEqual({ replicas: 1, requirements: { resourceRequest: { cpu: '1' } } });
   });

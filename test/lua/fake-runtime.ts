@@ -1,6 +1,7 @@
 // A stand-in for src/lua/runtime.ts LuaRuntime: answers each script from a table, records every call,
 // and fails compileCheck for scripts containing "SYNTAX ERROR" the way the real runtime reports it.
 import type { CustomizationRuntime, LuaCallOptions } from '../../src/lua/interpreter.ts';
+import { LUA_OPERATIONS, type LuaArgs, type LuaOperation, type LuaResult } from '../../src/lua/operations.ts';
 
 export class FakeLuaScriptError extends Error {
   luaMessage: string;
@@ -18,6 +19,7 @@ export class FakeLuaScriptError extends Error {
 }
 
 export interface FakeCall {
+  /** The KindInterpreter method the call serves (operations.ts). */
   method: string;
   script: string;
   args: unknown[];
@@ -39,36 +41,11 @@ export class FakeRuntime implements CustomizationRuntime {
     if (line >= 0) throw new FakeLuaScriptError(`unexpected symbol near 'ERROR'`, line + 1);
   }
 
-  private answer(method: string, script: string, args: unknown[], options?: LuaCallOptions): Promise<any> {
-    this.calls.push({ method, script, args, options });
+  call<O extends LuaOperation>(operation: O, script: string, args: LuaArgs<O>, options?: LuaCallOptions): Promise<LuaResult<O>> {
+    this.calls.push({ method: LUA_OPERATIONS[operation].method, script, args, options });
     const value = this.answers[script];
     if (value instanceof Error) return Promise.reject(value);
     if (value === undefined) return Promise.reject(new FakeLuaScriptError(`no answer for script ${script}`));
-    return Promise.resolve(structuredClone(value));
-  }
-
-  getReplicas(script: string, obj: any, o?: LuaCallOptions) {
-    return this.answer('getReplicas', script, [obj], o);
-  }
-  getComponents(script: string, obj: any, o?: LuaCallOptions) {
-    return this.answer('getComponents', script, [obj], o);
-  }
-  reviseReplica(script: string, obj: any, replicas: number, o?: LuaCallOptions) {
-    return this.answer('reviseReplica', script, [obj, replicas], o);
-  }
-  retain(script: string, desired: any, observed: any, o?: LuaCallOptions) {
-    return this.answer('retain', script, [desired, observed], o);
-  }
-  aggregateStatus(script: string, obj: any, items: any, o?: LuaCallOptions) {
-    return this.answer('aggregateStatus', script, [obj, items], o);
-  }
-  reflectStatus(script: string, observed: any, o?: LuaCallOptions) {
-    return this.answer('reflectStatus', script, [observed], o);
-  }
-  interpretHealth(script: string, observed: any, o?: LuaCallOptions) {
-    return this.answer('interpretHealth', script, [observed], o);
-  }
-  getDependencies(script: string, obj: any, o?: LuaCallOptions) {
-    return this.answer('getDependencies', script, [obj], o);
+    return Promise.resolve(structuredClone(value) as LuaResult<O>);
   }
 }

@@ -19,7 +19,8 @@ afterAll(() => rt.close());
 
 /** Runs `statements` then `return <expr>` inside pcall and describes the results. */
 async function probe(expr: string, statements = ''): Promise<string> {
-  const out = await rt.reflectStatus(
+  const out = await rt.call(
+    'InterpretStatus',
     reflectScript(`
     local function describe(ok, ...)
       if not ok then return 'error:' .. tostring((...)) end
@@ -31,7 +32,7 @@ async function probe(expr: string, statements = ''): Promise<string> {
       return table.concat(parts, '|')
     end
     return { out = describe(pcall(function() ${statements} return ${expr} end)) }`),
-    workload(),
+    [workload()],
   );
   return out.out as string;
 }

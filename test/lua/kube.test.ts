@@ -7,7 +7,7 @@ import { reflectScript, workload } from './helpers.ts';
 
 const rt = new LuaRuntime();
 afterAll(() => rt.close());
-const reflect = (body: string, obj = workload()) => rt.reflectStatus(reflectScript(`local kube = require("kube")\n${body}`), obj);
+const reflect = (body: string, obj = workload()) => rt.call('InterpretStatus', reflectScript(`local kube = require("kube")\n${body}`), [obj]);
 
 const podTemplate = {
   metadata: { labels: { app: 'web' } },

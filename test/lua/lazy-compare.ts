@@ -2,7 +2,7 @@
 // reference (pushJson), and asserts both give the same result, error and printed lines.
 import { expect } from 'vitest';
 import type { AggregatedStatusItem, KObject } from '../../src/interpreter/types.ts';
-import type { CustomizationField } from '../../src/lua/customizations.ts';
+import type { CustomizationField } from '../../src/lua/operations.ts';
 import { LuaRuntime, type LuaRuntimeOptions } from '../../src/lua/runtime.ts';
 
 export interface Input {
@@ -29,28 +29,28 @@ async function outcome(runtime: LuaRuntime, field: CustomizationField, script: s
     let value: unknown;
     switch (field) {
       case 'retention':
-        value = await runtime.retain(script, object, observed ?? object, o);
+        value = await runtime.call('Retain', script, [object, observed ?? object], o);
         break;
       case 'replicaResource':
-        value = await runtime.getReplicas(script, object, o);
+        value = await runtime.call('InterpretReplica', script, [object], o);
         break;
       case 'componentResource':
-        value = await runtime.getComponents(script, object, o);
+        value = await runtime.call('InterpretComponent', script, [object], o);
         break;
       case 'replicaRevision':
-        value = await runtime.reviseReplica(script, object, input.replicas ?? 0, o);
+        value = await runtime.call('ReviseReplica', script, [object, input.replicas ?? 0], o);
         break;
       case 'statusReflection':
-        value = await runtime.reflectStatus(script, object, o);
+        value = await runtime.call('InterpretStatus', script, [object], o);
         break;
       case 'statusAggregation':
-        value = await runtime.aggregateStatus(script, object, items, o);
+        value = await runtime.call('AggregateStatus', script, [object, items], o);
         break;
       case 'healthInterpretation':
-        value = await runtime.interpretHealth(script, object, o);
+        value = await runtime.call('InterpretHealth', script, [object], o);
         break;
       case 'dependencyInterpretation':
-        value = await runtime.getDependencies(script, object, o);
+        value = await runtime.call('InterpretDependency', script, [object], o);
         break;
     }
     expect({ object, observed, items }).toEqual({ object: input.object, observed: input.observed, items: input.items });

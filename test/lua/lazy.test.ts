@@ -242,11 +242,13 @@ describe('limits', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 50_000; i++) deep = { d: deep };
     const input = obj({ deep });
-    const eagerError = await pair.eager.interpretHealth('function InterpretHealth(o) return o.kind == "Thing" end', input).catch((err: Error) => err.message);
+    const eagerError = await pair.eager
+      .call('InterpretHealth', 'function InterpretHealth(o) return o.kind == "Thing" end', [input])
+      .catch((err: Error) => err.message);
     expect(eagerError).toMatch(/Maximum call stack size exceeded|object too deep|error object/);
-    expect(await pair.lazy.interpretHealth('function InterpretHealth(o) return o.kind == "Thing" end', input)).toBe(true);
+    expect(await pair.lazy.call('InterpretHealth', 'function InterpretHealth(o) return o.kind == "Thing" end', [input])).toBe(true);
     // Encoding it back still fails as a script error, not a crash.
-    await expect(pair.lazy.reflectStatus('function ReflectStatus(o) return o end', input)).rejects.toThrow(
+    await expect(pair.lazy.call('InterpretStatus', 'function ReflectStatus(o) return o end', [input])).rejects.toThrow(
       /exceeded max depth|Maximum call stack size exceeded/,
     );
   });
@@ -259,7 +261,7 @@ describe('limits', () => {
       // Which limit comes first depends on the machine's speed, so each variant is checked on its own.
       const growing = 'function ReflectStatus(o)\nlocal t = {}\nlocal i = 0\nwhile true do i = i + 1; t[i] = { o.metadata.name, i } end\nend';
       for (const variant of [limited.lazy, limited.eager]) {
-        await expect(variant.reflectStatus(growing, obj())).rejects.toThrow(/memory limit exceeded|timed out/);
+        await expect(variant.call('InterpretStatus', growing, [obj()])).rejects.toThrow(/memory limit exceeded|timed out/);
       }
     } finally {
       limited.close();

@@ -22,7 +22,7 @@ describe('deadline', () => {
   it('stops an endless loop, says it timed out, and points at the line', async () => {
     const started = performance.now();
     const err = await failure(
-      rt.interpretHealth(`function InterpretHealth(obj)\n  local i = 0\n  while true do i = i + 1 end\nend`, workload(), { timeoutMs: 150 }),
+      rt.call('InterpretHealth', `function InterpretHealth(obj)\n  local i = 0\n  while true do i = i + 1 end\nend`, [workload()], { timeoutMs: 150 }),
     );
     const elapsed = performance.now() - started;
     expect(err.timeout).toBe(true);
@@ -34,14 +34,14 @@ describe('deadline', () => {
 
   it('uses the runtime default (Karmada: 1 s) when the call sets none', async () => {
     const started = performance.now();
-    const err = await failure(rt.reflectStatus(reflectScript('while true do end'), workload()));
+    const err = await failure(rt.call('InterpretStatus', reflectScript('while true do end'), [workload()]));
     expect(err.timeout).toBe(true);
     expect(performance.now() - started).toBeGreaterThanOrEqual(990);
   });
 
   it('serves the calls issued after a runaway one once it is stopped, on a sound state', async () => {
-    const runaway = failure(rt.interpretHealth(`function InterpretHealth(o) while true do end end`, workload(), { timeoutMs: 200 }));
-    const others = Array.from({ length: 5 }, () => rt.interpretHealth(healthy, workload({ status: { replicas: 2, readyReplicas: 2 } })));
+    const runaway = failure(rt.call('InterpretHealth', `function InterpretHealth(o) while true do end end`, [workload()], { timeoutMs: 200 }));
+    const others = Array.from({ length: 5 }, () => rt.call('InterpretHealth', healthy, [workload({ status: { replicas: 2, readyReplicas: 2 } })]));
     const [err, ...results] = await Promise.all([runaway, ...others]);
     expect(err.timeout).toBe(true);
     expect(results).toEqual([true, true, true, true, true]);
@@ -50,7 +50,7 @@ describe('deadline', () => {
 
   it('stops an endless loop inside pcall (the deadline error is not swallowed for good)', async () => {
     const err = await failure(
-      rt.interpretHealth(`function InterpretHealth(o) while true do pcall(function() while true do end end) end end`, workload(), { timeoutMs: 150 }),
+      rt.call('InterpretHealth', `function InterpretHealth(o) while true do pcall(function() while true do end end) end end`, [workload()], { timeoutMs: 150 }),
     );
     expect(err.timeout).toBe(true);
   });
@@ -58,41 +58,46 @@ describe('deadline', () => {
 
 describe('runaway recursion and memory', () => {
   it('stops unbounded recursion with a stack overflow error', async () => {
-    const err = await failure(rt.interpretHealth(`function InterpretHealth(o) local function f(n) return 1 + f(n + 1) end return f(1) == 0 end`, workload()));
+    const err = await failure(
+      rt.call('InterpretHealth', `function InterpretHealth(o) local function f(n) return 1 + f(n + 1) end return f(1) == 0 end`, [workload()]),
+    );
     expect(err.timeout).toBe(false);
     expect(err.luaMessage).toMatch(/stack overflow/);
   });
 
   it('still allows legitimate recursion a thousand frames deep', async () => {
-    const out = await rt.reflectStatus(
+    const out = await rt.call(
+      'InterpretStatus',
       `local function depth(n) if n == 0 then return 0 end return 1 + depth(n - 1) end
       function ReflectStatus(o) return { d = depth(1000) } end`,
-      workload(),
+      [workload()],
     );
     expect(out).toEqual({ d: 1000 });
   });
 
   it('stops a string that doubles forever before it exhausts memory', async () => {
     const err = await failure(
-      rt.interpretHealth(`function InterpretHealth(o) local s = o.metadata.name .. o.metadata.name while true do s = s .. s end end`, workload()),
+      rt.call('InterpretHealth', `function InterpretHealth(o) local s = o.metadata.name .. o.metadata.name while true do s = s .. s end end`, [workload()]),
     );
     expect(err.luaMessage).toMatch(/memory limit exceeded/);
   });
 
   it('stops a table that grows forever (memory or deadline, whichever comes first)', async () => {
     const err = await failure(
-      rt.interpretHealth(`function InterpretHealth(o) local t = {} local i = 0 while true do i = i + 1 t[i] = { i, o.metadata.name .. i } end end`, workload()),
+      rt.call('InterpretHealth', `function InterpretHealth(o) local t = {} local i = 0 while true do i = i + 1 t[i] = { i, o.metadata.name .. i } end end`, [
+        workload(),
+      ]),
     );
     expect(err.luaMessage).toMatch(/memory limit exceeded|timed out/);
   });
 
   it('fails cleanly on a result nested too deeply to encode', async () => {
-    const err = await failure(rt.reflectStatus(reflectScript(`local t = {} for i = 1, 20000 do t = { t } end return { x = t }`), workload()));
+    const err = await failure(rt.call('InterpretStatus', reflectScript(`local t = {} for i = 1, 20000 do t = { t } end return { x = t }`), [workload()]));
     expect(err.functionName).toBe('ReflectStatus');
   });
 
   it('keeps serving correct results after all of the above', async () => {
-    expect(await rt.interpretHealth(healthy, workload({ status: { replicas: 2, readyReplicas: 1 } }))).toBe(false);
-    expect(await rt.reflectStatus(reflectScript(`return { replicas = observedObj.status.replicas }`), workload())).toEqual({ replicas: 3 });
+    expect(await rt.call('InterpretHealth', healthy, [workload({ status: { replicas: 2, readyReplicas: 1 } })])).toBe(false);
+    expect(await rt.call('InterpretStatus', reflectScript(`return { replicas = observedObj.status.replicas }`), [workload()])).toEqual({ replicas: 3 });
   });
 });

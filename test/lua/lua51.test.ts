@@ -6,7 +6,7 @@ import { reflectScript, workload } from './helpers.ts';
 
 const rt = new LuaRuntime();
 afterAll(() => rt.close());
-const reflect = (body: string) => rt.reflectStatus(reflectScript(body), workload());
+const reflect = (body: string) => rt.call('InterpretStatus', reflectScript(body), [workload()]);
 
 describe('number to string', () => {
   it.each([
@@ -158,7 +158,8 @@ describe('source compatibility', () => {
 
   it('leaves comments alone and keeps line numbers', async () => {
     const err = await rt
-      .reflectStatus(
+      .call(
+        'InterpretStatus',
         `-- a comment with "\\q" inside
 --[[ block "\\q"
 ]]
@@ -166,7 +167,7 @@ function ReflectStatus(o)
   local s = "\\q"
   error("boom " .. s)
 end`,
-        workload(),
+        [workload()],
       )
       .then(
         () => undefined,

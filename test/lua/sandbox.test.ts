@@ -6,7 +6,7 @@ import { reflectScript, workload } from './helpers.ts';
 
 const rt = new LuaRuntime();
 afterAll(() => rt.close());
-const reflect = (body: string) => rt.reflectStatus(reflectScript(body), workload());
+const reflect = (body: string) => rt.call('InterpretStatus', reflectScript(body), [workload()]);
 
 describe('libraries', () => {
   it('opens exactly the base functions Karmada keeps', async () => {
@@ -103,7 +103,7 @@ describe('libraries', () => {
 
   it('rejects string arguments over 1,000,000 bytes in the string library', async () => {
     const obj = workload({ big: 'x'.repeat(1_000_001) });
-    await expect(rt.reflectStatus(reflectScript(`return { u = string.upper(observedObj.big) }`), obj)).rejects.toThrow(
+    await expect(rt.call('InterpretStatus', reflectScript(`return { u = string.upper(observedObj.big) }`), [obj])).rejects.toThrow(
       'string length 1000001 exceeds the maximum allowed input string length 1000000 in Karmada lua string lib',
     );
   });
@@ -125,8 +125,8 @@ describe('libraries', () => {
 describe('isolation between calls', () => {
   it('does not keep globals from an earlier call', async () => {
     const script = reflectScript(`counter = (counter or 0) + 1; return { counter = counter }`);
-    expect(await rt.reflectStatus(script, workload())).toEqual({ counter: 1 });
-    expect(await rt.reflectStatus(script, workload())).toEqual({ counter: 1 });
+    expect(await rt.call('InterpretStatus', script, [workload()])).toEqual({ counter: 1 });
+    expect(await rt.call('InterpretStatus', script, [workload()])).toEqual({ counter: 1 });
   });
 
   it('restores library tables a script modified', async () => {
@@ -184,7 +184,7 @@ describe('isolation between calls', () => {
 
   it('sends print output to onPrint, one line per call, tab-separated', async () => {
     const lines: string[] = [];
-    await rt.reflectStatus(reflectScript(`print("replicas", observedObj.spec.replicas, nil, true, 0.5); return {}`), workload(), {
+    await rt.call('InterpretStatus', reflectScript(`print("replicas", observedObj.spec.replicas, nil, true, 0.5); return {}`), [workload()], {
       onPrint: (l) => lines.push(l),
     });
     expect(lines).toEqual(['replicas\t3\tnil\ttrue\t0.5']);

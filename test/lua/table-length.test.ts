@@ -55,7 +55,8 @@ function randomOperations(seed: number, count: number): string {
 
 describe('# as gopher-lua LTable.Len', () => {
   it.each([1, 2, 3, 4, 5, 6, 7, 8])('matches a full scan after every operation (seed %i)', async (seed) => {
-    const out = await rt.reflectStatus(
+    const out = await rt.call(
+      'InterpretStatus',
       reflectScript(`
       local t = {}
       local checks, bad = 0, nil
@@ -69,13 +70,14 @@ describe('# as gopher-lua LTable.Len', () => {
       end
       ${randomOperations(seed, 400)}
       return { checks = checks, bad = bad or "none" }`),
-      workload(),
+      [workload()],
     );
     expect(out).toEqual({ checks: 400, bad: 'none' });
   });
 
   it('is the largest key of an input array and of a table built past a hole', async () => {
-    const out = await rt.reflectStatus(
+    const out = await rt.call(
+      'InterpretStatus',
       reflectScript(`
       local containers = observedObj.spec.template.spec.containers
       local t = {}
@@ -84,7 +86,7 @@ describe('# as gopher-lua LTable.Len', () => {
       local u = {}
       u[2] = "b"
       return { containers = #containers, t = #t, u = #u, getn = table.getn(t), maxn = table.maxn(u) }`),
-      workload(),
+      [workload()],
     );
     expect(out).toEqual({ containers: 1, t: 5, u: 2, getn: 5, maxn: 2 });
   });

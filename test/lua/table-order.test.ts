@@ -116,7 +116,8 @@ function scenario(seed: number): { lua: string; expected: string[] } {
 describe('pairs order as gopher-lua LTable.Next', () => {
   it.each(Array.from({ length: 16 }, (_, i) => i + 1))('visits the keys the model visits, in its order, while keys are deleted (seed %i)', async (seed) => {
     const { lua, expected } = scenario(seed);
-    const out = await rt.reflectStatus(
+    const out = await rt.call(
+      'InterpretStatus',
       reflectScript(`
       local t = {}
       local traversals = {}
@@ -131,7 +132,7 @@ describe('pairs order as gopher-lua LTable.Next', () => {
       end
       ${lua}
       return { traversals = traversals }`),
-      workload(),
+      [workload()],
     );
     expect(expected.length).toBeGreaterThan(10);
     expect(out.traversals).toEqual(expected);

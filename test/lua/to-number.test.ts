@@ -6,7 +6,7 @@ import { reflectScript, workload } from './helpers.ts';
 
 const rt = new LuaRuntime();
 afterAll(() => rt.close());
-const reflect = (body: string) => rt.reflectStatus(reflectScript(body), workload());
+const reflect = (body: string) => rt.call('InterpretStatus', reflectScript(body), [workload()]);
 
 /** Each expression's result as the script sees it: the number, or "nil". */
 async function tonumbers(expressions: string[]): Promise<unknown[]> {

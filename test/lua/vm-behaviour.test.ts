@@ -8,7 +8,8 @@ describe('the VM', () => {
   it('keeps next() working over keys deleted and added during the walk', async () => {
     const rt = new LuaRuntime({ poolSize: 1 });
     try {
-      const out = await rt.reflectStatus(
+      const out = await rt.call(
+        'InterpretStatus',
         reflectScript(`
           local t = { a = 1, b = 2, c = 3, d = 4 }
           local seen = {}
@@ -21,7 +22,7 @@ describe('the VM', () => {
           for k, v in pairs(t) do after[#after + 1] = k .. "=" .. v end
           table.sort(after)
           return { n = #seen, after = table.concat(after, ",") }`),
-        { apiVersion: 'v1', kind: 'X' },
+        [{ apiVersion: 'v1', kind: 'X' }],
       );
       expect(out).toEqual({ n: 4, after: 'a=6,e=5' });
     } finally {
@@ -32,7 +33,8 @@ describe('the VM', () => {
   it('keeps closures, upvalues, varargs and call/return results intact', async () => {
     const rt = new LuaRuntime({ poolSize: 1 });
     try {
-      const out = await rt.reflectStatus(
+      const out = await rt.call(
+        'InterpretStatus',
         reflectScript(`
           local fns = {}
           for i = 1, 5 do fns[i] = function() return i * 10 end end
@@ -46,7 +48,7 @@ describe('the VM', () => {
           for _, v in ipairs({ 1, 2, 3, 4 }) do sum = sum + v end
           local t = { string.byte("abc", 1, 3) }
           return { f = fns[3](), c = c(), deep = a + b + cc, count = count, x = x, y = y, sum = sum, bytes = #t, pc = pcall(error, "e") }`),
-        { apiVersion: 'v1', kind: 'X' },
+        [{ apiVersion: 'v1', kind: 'X' }],
       );
       expect(out).toEqual({ f: 30, c: 3, deep: 6, count: 3, x: 7, sum: 10, bytes: 3, pc: false });
     } finally {
@@ -58,7 +60,8 @@ describe('the VM', () => {
 describe('ipairs steps done by the VM', () => {
   const rt = new LuaRuntime({ poolSize: 1 });
   afterAll(() => rt.close());
-  const reflect = (body: string, object: Record<string, unknown> = { apiVersion: 'v1', kind: 'X' }) => rt.reflectStatus(reflectScript(body), object);
+  const reflect = (body: string, object: Record<string, unknown> = { apiVersion: 'v1', kind: 'X' }) =>
+    rt.call('InterpretStatus', reflectScript(body), [object]);
 
   it('stops at the first nil and pads the loop variables with nils', async () => {
     const out = await reflect(`
@@ -110,7 +113,7 @@ describe('ipairs steps done by the VM', () => {
   it('still counts the loop against the call deadline', async () => {
     const short = new LuaRuntime({ poolSize: 1, timeoutMs: 150 });
     try {
-      const call = short.reflectStatus(reflectScript('while true do for _ in ipairs({ 1, 2, 3 }) do end end'), { apiVersion: 'v1', kind: 'X' });
+      const call = short.call('InterpretStatus', reflectScript('while true do for _ in ipairs({ 1, 2, 3 }) do end end'), [{ apiVersion: 'v1', kind: 'X' }]);
       await expect(call).rejects.toMatchObject({ timeout: true });
     } finally {
       short.close();
