@@ -23,12 +23,15 @@ RUN npm run build \
  && cp -r dist package.json /out/ \
  && find interpreters -name customizations.yaml -not -path '*/testdata/*' -exec cp --parents {} /out/ \;
 
-# 2. Production dependencies only. --ignore-scripts: `prepare` would try to compile without TypeScript,
-#    and no runtime dependency needs an install script (all pure JavaScript).
+# 2. Production dependencies only, fengari patched. --ignore-scripts: `prepare` would try to compile without
+#    TypeScript, and no runtime dependency needs an install script (all pure JavaScript). It skips our own
+#    `postinstall` too, so that runs explicitly: patch-package (a production dependency for this) applies
+#    patches/fengari+0.1.5.patch and fails the build if it does not apply (docs/decisions/0010).
 FROM --platform=$BUILDPLATFORM node:26-trixie-slim AS deps
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY patches ./patches
+RUN npm ci --omit=dev --ignore-scripts && npm run postinstall && npm cache clean --force
 
 # 3. Runtime: distroless Node.js (no shell, no package manager), uid/gid 65532.
 FROM gcr.io/distroless/nodejs26-debian13:nonroot AS runtime

@@ -30,7 +30,7 @@ describe('Dockerfile', () => {
     expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin['karmada-interpreter']).toBe('bin/karmada-interpreter.js');
   });
 
-  it('copies into the runtime stage only from other stages: production node_modules and build output', () => {
+  it('copies into the runtime stage only from other stages: production node_modules (fengari patched) and build output', () => {
     const copies = all(runtime, 'COPY');
     expect(copies.length).toBeGreaterThan(0);
     for (const copy of copies) expect(copy.args).toMatch(/--from=\S+/); // nothing from the build context
@@ -41,7 +41,16 @@ describe('Dockerfile', () => {
       .map((r) => r.args)
       .filter((r) => /npm (ci|install|i)\b/.test(r));
     expect(installs).toHaveLength(1);
-    expect(installs[0]).toMatch(/npm ci --omit=dev --ignore-scripts/);
+    // --ignore-scripts skips our `postinstall` as well, so the stage runs it right after installing:
+    // patch-package (a production dependency, there after --omit=dev) applies patches/ to fengari and
+    // fails the build when the patch does not apply (docs/decisions/0010).
+    expect(installs[0]).toMatch(/^npm ci --omit=dev --ignore-scripts && npm run postinstall( |$)/);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.scripts.postinstall).toMatch(/^patch-package (.* )?--error-on-fail\b/);
+    expect(pkg.dependencies).toHaveProperty('patch-package');
+    const copyPatches = from.instructions.findIndex((i) => i.op === 'COPY' && /^patches \.?\/?(src\/)?patches\/?$/.test(i.args));
+    expect(copyPatches).toBeGreaterThanOrEqual(0);
+    expect(copyPatches).toBeLessThan(from.instructions.findIndex((i) => i.op === 'RUN' && i.args === installs[0]));
     // The build stage compiles and collects dist/, package.json (locates interpreters/) and the built-in Lua.
     const build = stage(/--from=(\S+)/.exec(copies.find((c) => !/node_modules/.test(c.args))!.args)![1]!);
     const script = all(build, 'RUN')
@@ -58,8 +67,9 @@ describe('Dockerfile', () => {
       .split('\n')
       .map((l) => l.trim());
     for (const entry of ['node_modules', 'dist', '.git', 'test']) expect(ignored).toContain(entry);
-    // ...but not what the build stage copies.
-    const copied = all(stage('build'), 'COPY').flatMap((c) => c.args.split(/\s+/).slice(0, -1));
+    // ...but not what the build and deps stages copy.
+    const copied = [stage('build'), stage('deps')].flatMap((s) => all(s, 'COPY').flatMap((c) => c.args.split(/\s+/).slice(0, -1)));
+    expect(copied).toContain('patches');
     for (const path of copied) expect(ignored).not.toContain(path);
   });
 
