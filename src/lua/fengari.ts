@@ -1,8 +1,9 @@
 // The one module that loads fengari and changes what it does, so that scripts behave as on Karmada's
 // gopher-lua (Lua 5.1): its configuration, which fengari reads once at load time, the functions replaced
-// in its modules (each says which gopher-lua behaviour it reproduces), and the internals other modules
-// read (table entries, for lazy conversion and for restoring library tables after a call). Nothing here
-// rewrites fengari's source.
+// in its modules (each says which gopher-lua behaviour it reproduces), the allocation hooks, and the
+// internals other modules read (table entries, for lazy conversion and for restoring library tables after
+// a call). Nothing here rewrites fengari's source: the one change to it is patches/fengari+0.1.5.patch,
+// applied by patch-package when `npm ci` installs it (docs/decisions/0010).
 import { createRequire } from 'node:module';
 import { goParseNumber } from './to-number.ts';
 import { luaNumberToString } from './numbers.ts';
@@ -15,26 +16,50 @@ const require = createRequire(import.meta.url);
 const existingConf = process.env.FENGARICONF ? JSON.parse(process.env.FENGARICONF) : {};
 process.env.FENGARICONF = JSON.stringify({ ...existingConf, LUA_COMPAT_FLOATSTRING: true, LUAI_MAXSTACK: 20_000 });
 
-/** Called for every Lua string longer than 64 bytes that fengari creates (concatenation, string library, API pushes). */
-export type StringAllocationObserver = (L: unknown, byteLength: number) => void;
-let stringAllocationObserver: StringAllocationObserver | undefined;
-
-/** Installs the observer the runtime uses to enforce its per-call memory budget. */
-export function observeStringAllocations(observer: StringAllocationObserver | undefined): void {
-  stringAllocationObserver = observer;
+const fengariModule = require('fengari');
+const lstring = require('fengari/src/lstring.js');
+if (typeof lstring.luaS_guardalloc !== 'function' || lstring.luaS_allocation === undefined) {
+  throw new Error('node_modules/fengari is not patched (patches/fengari+0.1.5.patch): run `npm ci`');
 }
 
-// fengari has no allocator hook, so `s = s .. s` in a loop would allocate gigabytes between two count-hook
-// calls. lvm.js and lapi.js bind luaS_bless from lstring.js when they are first loaded, so the export is
-// wrapped before fengari itself is required: every concatenation and pushed string passes the budget check.
-const lstring = require('fengari/src/lstring.js');
-const originalBless = lstring.luaS_bless;
-lstring.luaS_bless = function blessWithBudget(L: unknown, str: Uint8Array) {
-  if (stringAllocationObserver !== undefined && str.length > 64) stringAllocationObserver(L, str.length);
-  return originalBless(L, str);
-};
+// --- allocation hooks (the patch's luaS_allocation in lstring.js): fengari has no allocator that can
+// fail, so one operation of a script could grow V8's heap past any budget, and a V8 out-of-memory in a
+// worker thread ends the whole process ---
 
-const fengariModule = require('fengari');
+/** Called for every Lua string longer than 64 bytes that fengari creates (concatenation, string library, API pushes). */
+export type StringAllocationObserver = (L: unknown, byteLength: number) => void;
+
+/**
+ * Installs the observer the runtime uses to enforce its per-call memory budget. It is called after the
+ * string exists, from places where raising a Lua error is not safe: it must not raise.
+ */
+export function observeStringAllocations(observer: StringAllocationObserver | undefined): void {
+  lstring.luaS_allocation.observer = observer ?? null;
+}
+
+/**
+ * Called just before fengari allocates a string or buffer of `bytes` bytes whose size a script controls:
+ * the result of `..` (lvm.js luaV_concat), a luaL_Buffer growing or copied into its result string
+ * (lauxlib.js luaL_prepbuffsize and luaL_pushresult: string.rep, char, format, gsub, table.concat...),
+ * string.reverse/lower/upper (lstrlib.js, twice the length: the result and its copy). It may raise a Lua
+ * error (lua_error, luaL_error): these are the places where C Lua raises its memory errors, and the stack
+ * is consistent at each. Throwing anything else is a JS error escaping the VM.
+ */
+export type AllocationGuard = (L: unknown, bytes: number) => void;
+
+/** Installs the allocation guard, one for the thread as the observer (undefined: none, fengari allocates as it always did). */
+export function setAllocationGuard(guard: AllocationGuard | undefined): void {
+  lstring.luaS_allocation.guard = guard ?? null;
+}
+
+/**
+ * Calls the installed guard, if any, for an allocation of `bytes` that code outside fengari is about to
+ * make for a script (a library function written here, whose result fengari then copies into a string).
+ */
+export function guardAllocation(L: unknown, bytes: number): void {
+  lstring.luaS_guardalloc(L, bytes);
+}
+
 export const lua: any = fengariModule.lua;
 export const lauxlib: any = fengariModule.lauxlib;
 export const lualib: any = fengariModule.lualib;

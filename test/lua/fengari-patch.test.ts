@@ -1,15 +1,22 @@
 // patches/fengari+0.1.5.patch (docs/decisions/0010), applied to node_modules/fengari by patch-package from
 // `postinstall`: these tests fail when the installed fengari is not the patched one. They run fengari's own
-// libraries on a bare state, not Karmada's sandbox, so what they exercise is the patched code.
+// libraries on a bare state, not Karmada's sandbox (which replaces string.rep, format and table.concat with
+// its own), so what they exercise is the patched code.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { lauxlib, lua, lualib, to_jsstring, to_luastring } from '../../src/lua/fengari.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { guardAllocation, lauxlib, lua, lualib, observeStringAllocations, setAllocationGuard, to_jsstring, to_luastring } from '../../src/lua/fengari.ts';
 
 const require = createRequire(import.meta.url);
 const ROOT = resolve(import.meta.dirname, '../..');
 const FENGARI_SRC = dirname(require.resolve('fengari/src/lapi.js'));
+const MESSAGE = 'memory limit exceeded';
+
+afterEach(() => {
+  setAllocationGuard(undefined);
+  observeStringAllocations(undefined);
+});
 
 function newState(): any {
   const L = lauxlib.luaL_newstate();
@@ -34,6 +41,33 @@ function run(L: any, source: string): Outcome {
   }
   lua.lua_settop(L, base);
   return { ok: status === lua.LUA_OK, values };
+}
+
+/** A guard as a memory budget would be: a Lua error for any allocation over `limit` bytes; every call recorded. */
+function limitGuard(limit: number, calls: number[] = []) {
+  return (L: unknown, bytes: number) => {
+    calls.push(bytes);
+    if (bytes > limit) lauxlib.luaL_error(L, to_luastring(MESSAGE));
+  };
+}
+
+/**
+ * Runs `body` recording in `sizes` the length of every Uint8Array created meanwhile: fengari allocates every
+ * new string and luaL_Buffer as `new Uint8Array(length)`, looking the constructor up on the global object.
+ */
+function recordingAllocations<T>(sizes: number[], body: () => T): T {
+  const original = globalThis.Uint8Array;
+  globalThis.Uint8Array = new Proxy(original, {
+    construct(target, args, newTarget) {
+      if (typeof args[0] === 'number') sizes.push(args[0]);
+      return Reflect.construct(target, args, newTarget);
+    },
+  });
+  try {
+    return body();
+  } finally {
+    globalThis.Uint8Array = original;
+  }
 }
 
 describe('the installed fengari is patched (patches/fengari+0.1.5.patch)', () => {
@@ -78,5 +112,107 @@ describe('the installed fengari is patched (patches/fengari+0.1.5.patch)', () =>
        return fns[3](), c(), a + b + cc, count, x, y == nil, z, sum, select('#', string.byte("abc", 1, 3)), pcall(error, "e")`,
     );
     expect(out).toEqual({ ok: true, values: [30, 3, 6, 3, 7, true, 9, 10, 3, false, 'e'] });
+  });
+});
+
+describe('setAllocationGuard', () => {
+  const concat = 'return #(string.rep("x", 1e6) .. string.rep("y", 1e6))';
+
+  it('changes nothing without a guard (and the allocation recorder sees what `..` allocates)', () => {
+    const sizes: number[] = [];
+    expect(recordingAllocations(sizes, () => run(newState(), concat))).toEqual({ ok: true, values: [2_000_000] });
+    expect(sizes).toContain(2_000_000);
+    guardAllocation(newState(), 1e12); // no guard installed: nothing happens
+  });
+
+  it('is called before `..` allocates its result: a guard that raises stops it, nothing of that size allocated', () => {
+    const sizes: number[] = [];
+    const calls: number[] = [];
+    const guard = limitGuard(1_500_000, calls);
+    let allocatedBeforeAsked: number[] | undefined;
+    setAllocationGuard((L, bytes) => {
+      if (bytes === 2_000_000) allocatedBeforeAsked = [...sizes];
+      guard(L, bytes);
+    });
+    const outcome = recordingAllocations(sizes, () => run(newState(), concat));
+    expect(outcome.ok).toBe(false);
+    expect(outcome.values[0]).toMatch(new RegExp(`${MESSAGE}$`));
+    expect(calls).toContain(2_000_000);
+    expect(allocatedBeforeAsked).toBeDefined();
+    expect(allocatedBeforeAsked).not.toContain(2_000_000);
+    expect(Math.max(...sizes)).toBe(1_000_000); // the operands (string.rep's buffers), never the result
+  });
+
+  it('is called before table.concat grows its buffer: stopped with no buffer over the limit allocated', () => {
+    const script = 'local t = {} for i = 1, 200 do t[i] = string.rep("x", 10000) end return #table.concat(t, ",")';
+    expect(run(newState(), script)).toEqual({ ok: true, values: [2_000_199] });
+    const sizes: number[] = [];
+    const calls: number[] = [];
+    setAllocationGuard(limitGuard(1_500_000, calls));
+    const outcome = recordingAllocations(sizes, () => run(newState(), script));
+    expect(outcome.ok).toBe(false);
+    expect(outcome.values[0]).toMatch(new RegExp(`${MESSAGE}$`));
+    expect(Math.max(...calls)).toBeGreaterThan(1_500_000);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(1_500_000);
+  });
+
+  it('sees every allocation a script sizes: buffers, results copied out of them, `..`, reverse/upper/lower', () => {
+    const calls: number[] = [];
+    setAllocationGuard((_L, bytes) => calls.push(bytes));
+    const L = newState();
+    expect(run(L, 'local s = string.rep("ab", 50) return #(s .. "!")')).toEqual({ ok: true, values: [101] });
+    expect(calls).toEqual([100, 100, 101]); // the buffer, its copy into a string, the concatenation
+    calls.length = 0;
+    expect(run(L, 'local s = ("x"):rep(3000) return #s:reverse() + #s:upper() + #s:lower()')).toEqual({ ok: true, values: [9000] });
+    expect(calls).toEqual([3000, 3000, 6000, 6000, 6000]);
+  });
+
+  it('leaves the state consistent wherever it raises: pcall catches it, the script goes on, the stack is balanced', () => {
+    const body = `
+      local s = string.rep("ab", 50)
+      local r = string.reverse(s)
+      local c = s .. r .. #s
+      local t = table.concat({ s, r, c }, ",")
+      local u = string.upper(s) .. string.lower(s) .. string.format("%5d", #t)
+      return #t + #u`;
+    const L = newState();
+    const expected = run(L, body);
+    expect(expected.ok).toBe(true);
+    const calls: number[] = [];
+    setAllocationGuard((_L, bytes) => calls.push(bytes));
+    expect(run(L, body)).toEqual(expected);
+    const points = calls.length;
+    expect(points).toBeGreaterThan(8);
+    for (let n = 1; n <= points; n++) {
+      let seen = 0;
+      setAllocationGuard((Ls) => {
+        if (++seen === n) lauxlib.luaL_error(Ls, to_luastring(MESSAGE));
+      });
+      const top = lua.lua_gettop(L);
+      const outcome = run(L, `local ok, err = pcall(function() ${body} end) return ok, err, 40 + 2`);
+      expect(lua.lua_gettop(L)).toBe(top);
+      expect(outcome.ok, `guard call ${n}`).toBe(true);
+      expect(outcome.values[0]).toBe(false);
+      expect(outcome.values[1]).toMatch(new RegExp(`${MESSAGE}$`));
+      expect(outcome.values[2]).toBe(42);
+    }
+    setAllocationGuard(undefined);
+    expect(run(L, body)).toEqual(expected);
+  });
+});
+
+describe('observeStringAllocations', () => {
+  it('sees every string over 64 bytes fengari makes, afterwards: `..` results and strings pushed through the API', () => {
+    const seen: number[] = [];
+    observeStringAllocations((_L, bytes) => seen.push(bytes));
+    const L = newState();
+    expect(run(L, 'local s = ("x"):rep(100) return #(s .. "y"), #(("z"):rep(64) .. "")')).toEqual({ ok: true, values: [101, 64] });
+    expect(seen).toContain(100); // string.rep's result, pushed with lua_pushlstring
+    expect(seen).toContain(101); // the concatenation
+    expect(seen.filter((n) => n <= 64)).toEqual([]);
+    observeStringAllocations(undefined);
+    seen.length = 0;
+    run(L, 'return ("x"):rep(100) .. "y"');
+    expect(seen).toEqual([]);
   });
 });
