@@ -8,6 +8,7 @@ import {
   lauxlib,
   markChecked,
   observeStringAllocations,
+  setAllocationGuard,
   tableAt,
   tableEntries,
   to_luastring,
@@ -24,8 +25,12 @@ import { pushJson } from './convert.ts';
 const HOOK_INSTRUCTIONS = 1000;
 /** Hook calls between two heap checks (reading heap statistics costs more than a deadline check). */
 const HOOK_CALLS_PER_MEMORY_CHECK = 8;
-/** String bytes a call may create between two heap checks. */
-const STRING_BYTES_PER_MEMORY_CHECK = 8 * 1024 * 1024;
+/** Bytes a call may allocate in small pieces (counted, not measured) between two heap checks. */
+const COUNTED_BYTES_PER_MEMORY_CHECK = 8 * 1024 * 1024;
+/** An allocation at least this large reads the heap first: it must fit in what is left of the budget. */
+const LARGE_ALLOCATION = 64 * 1024;
+/** The longest error message a call returns (Lua bytes); a longer one is cut, with a note of its length. */
+const MAX_ERROR_MESSAGE_BYTES = 64 * 1024;
 /** Compiled chunks kept per state (least recently used dropped first). */
 export const MAX_CHUNKS_PER_STATE = 512;
 
@@ -58,8 +63,10 @@ export class LuaState {
   private readonly snapshots: TableSnapshot[] = [];
   private limits: CallLimits | undefined;
   private hookCalls = 0;
-  private stringBytesSinceCheck = 0;
   private heapBaseline = 0;
+  /** The call's heap growth at the last heap check, and the bytes counted since (allocations about to happen or just made). */
+  private heapGrowthAtCheck = 0;
+  private countedSinceCheck = 0;
   private failure: 'timeout' | 'memory' | undefined;
   private nativeError: unknown;
   private body: CallBody | undefined;
@@ -133,13 +140,15 @@ export class LuaState {
     const L = this.L;
     this.limits = limits;
     this.hookCalls = 0;
-    this.stringBytesSinceCheck = 0;
     this.heapBaseline = heapInUse();
+    this.heapGrowthAtCheck = 0;
+    this.countedSinceCheck = 0;
     this.failure = undefined;
     this.nativeError = undefined;
     this.body = body;
     lua.lua_settop(L, 0);
-    observeStringAllocations((Ls, bytes) => this.onStringAllocation(Ls, bytes));
+    observeStringAllocations(this.countStringAllocation);
+    setAllocationGuard(this.reserve);
     try {
       lua.lua_pushcfunction(L, this.runProtected);
       lua.lua_pushinteger(L, chunkRef);
@@ -147,7 +156,7 @@ export class LuaState {
       if (status !== lua.LUA_OK) {
         const message =
           lua.lua_type(L, -1) === lua.LUA_TSTRING || lua.lua_type(L, -1) === lua.LUA_TNUMBER
-            ? luaToJsString(L, -1)
+            ? errorMessageText(L)
             : `(error object is a ${new TextDecoder().decode(lua.lua_typename(L, lua.lua_type(L, -1)))} value)`;
         if (this.failure) this.poisoned = true;
         if (this.nativeError instanceof LuaScriptError) throw this.nativeError;
@@ -159,6 +168,7 @@ export class LuaState {
       }
     } finally {
       observeStringAllocations(undefined);
+      setAllocationGuard(undefined);
       this.limits = undefined;
       this.body = undefined;
       lua.lua_settop(L, 0);
@@ -188,10 +198,7 @@ export class LuaState {
     if (!limits) return;
     // Once a limit is hit the hook fires on every instruction (as gopher-lua checks its context on
     // every instruction), so a script that catches the error with pcall is stopped right after.
-    if (this.failure === 'memory') {
-      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
-      raiseAtCurrentLine(L, this.memoryMessage());
-    }
+    if (this.failure === 'memory') this.failMemory(L);
     if (this.failure === 'timeout' || performance.now() > limits.deadline) {
       this.failure = 'timeout';
       lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
@@ -200,36 +207,74 @@ export class LuaState {
     if (++this.hookCalls % HOOK_CALLS_PER_MEMORY_CHECK === 0) this.checkMemory(L);
   }
 
+  // --- the memory budget ------------------------------------------------------------------------
+  // fengari has no allocator hook. What a call may still allocate is its budget minus its heap growth
+  // (heap plus external memory, where Lua strings live) at the last heap check, minus what was counted
+  // since: reading the heap statistics costs a few microseconds, so small allocations are only counted
+  // and the heap is read when they add up (or when they would pass the budget by the count), while a
+  // large one reads it first and fails if it does not fit. fengari's concatenation, string buffers and
+  // string functions, and the builtins written here (fengari.ts guardAllocation), call the allocation
+  // guard before they allocate; the strings fengari creates are counted once made; the count hook reads
+  // the heap every few thousand instructions.
+
   /**
-   * Called from inside fengari's string creation (e.g. in the middle of OP_CONCAT), where raising a
-   * Lua error is not safe: it only records the failure and makes the count hook fire at the next
-   * instruction, which raises it.
+   * Reads the heap: the call's growth so far; the count starts again. The level the call started from
+   * held garbage of earlier calls: once the collector frees it the heap falls below that level, and the
+   * growth is counted from the lowest level seen instead (or the freed garbage would add to the budget).
    */
-  private onStringAllocation(L: unknown, bytes: number): void {
-    if (!this.limits || this.failure) return;
-    this.stringBytesSinceCheck += bytes;
-    if (this.stringBytesSinceCheck >= STRING_BYTES_PER_MEMORY_CHECK) {
-      this.stringBytesSinceCheck = 0;
-      if (this.memoryExceeded()) {
-        this.failure = 'memory';
-        lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
-      }
-    }
+  private checkHeap(): number {
+    const inUse = heapInUse();
+    if (inUse < this.heapBaseline) this.heapBaseline = inUse;
+    this.heapGrowthAtCheck = inUse - this.heapBaseline;
+    this.countedSinceCheck = 0;
+    return this.heapGrowthAtCheck;
   }
 
-  private memoryExceeded(): boolean {
-    return heapInUse() - this.heapBaseline > this.limits!.memoryLimitBytes;
-  }
+  /**
+   * Before an allocation of `bytes`: raises the memory-limit error at the script's line when they do not
+   * fit in what is left of the call's budget. Raising a Lua error is safe where builtins and fengari's
+   * guarded allocations call this (in C Lua the same places raise memory errors).
+   */
+  private readonly reserve = (L: unknown, bytes: number): void => {
+    const limits = this.limits;
+    if (!limits) return;
+    if (this.failure === 'memory') this.failMemory(L);
+    const limit = limits.memoryLimitBytes;
+    this.countedSinceCheck += bytes;
+    if (bytes < LARGE_ALLOCATION && this.countedSinceCheck < COUNTED_BYTES_PER_MEMORY_CHECK && this.heapGrowthAtCheck + this.countedSinceCheck <= limit) return;
+    const growth = this.checkHeap();
+    // NaN (a size computed from nonsense) fails too.
+    if (!(growth + bytes <= limit)) this.failMemory(L);
+    this.countedSinceCheck = bytes; // not in the reading yet
+  };
+
+  /**
+   * Called from inside fengari's string creation for every string longer than 64 bytes (e.g. in the middle
+   * of OP_CONCAT), where raising a Lua error is not safe: past the budget it only records the failure and
+   * makes the count hook fire at the next instruction, which raises it.
+   */
+  private readonly countStringAllocation = (L: unknown, bytes: number): void => {
+    if (!this.limits || this.failure) return;
+    this.countedSinceCheck += bytes;
+    if (this.countedSinceCheck >= COUNTED_BYTES_PER_MEMORY_CHECK && this.checkHeap() > this.limits.memoryLimitBytes) {
+      this.failure = 'memory';
+      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
+    }
+  };
 
   private memoryMessage(): string {
     return `memory limit exceeded: the call grew the heap by more than ${Math.round(this.limits!.memoryLimitBytes / 1048576)} MiB`;
   }
 
+  /** Raises the memory-limit error; from now on the hook raises it again at every instruction. */
+  private failMemory(L: unknown): never {
+    this.failure = 'memory';
+    lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
+    raiseAtCurrentLine(L, this.memoryMessage());
+  }
+
   private checkMemory(L: unknown): void {
-    if (this.memoryExceeded()) {
-      this.failure = 'memory';
-      raiseAtCurrentLine(L, this.memoryMessage());
-    }
+    if (this.checkHeap() > this.limits!.memoryLimitBytes) this.failMemory(L);
   }
 
   // --- protecting the shared library tables -------------------------------------------------------
@@ -308,6 +353,17 @@ export class LuaState {
   }
 }
 
+/**
+ * The error message on top of the stack, as text: a message longer than MAX_ERROR_MESSAGE_BYTES (a script
+ * can raise a string as large as its memory budget) keeps its beginning and says how long it was.
+ */
+function errorMessageText(L: any): string {
+  const bytes = lua.lua_tolstring(L, -1) as Uint8Array;
+  if (bytes.length <= MAX_ERROR_MESSAGE_BYTES) return luaToJsString(L, -1);
+  const kept = new TextDecoder().decode(bytes.subarray(0, MAX_ERROR_MESSAGE_BYTES));
+  return `${kept}... (an error message of ${bytes.length} bytes, cut)`;
+}
+
 /** Raises a Lua error positioned at the running Lua line (luaL_error's level 1 is the caller, not the hooked function). */
 function raiseAtCurrentLine(L: any, message: string): never {
   const ar = new lua.lua_Debug();
@@ -317,6 +373,9 @@ function raiseAtCurrentLine(L: any, message: string): never {
   for (let level = 0; level <= 1 && where === ''; level++) {
     if (lua.lua_getstack(L, level, ar) && lua.lua_getinfo(L, to_luastring('Sl'), ar) && ar.currentline > 0) where = `<string>:${ar.currentline}: `;
   }
+  // The allocation guard may raise where the running function's stack is full (OP_CONCAT's operands end
+  // at its top): the message needs a slot.
+  lua.lua_checkstack(L, 1);
   lua.lua_pushstring(L, to_luastring(where + message));
   lua.lua_error(L);
   throw new Error('unreachable');
