@@ -16,6 +16,16 @@ export function goSprintFloat(x: number): string {
 const LDIGITS = '0123456789abcdefx';
 const UDIGITS = '0123456789ABCDEFX';
 const TOO_LARGE = 1e6;
+/** What an append costs beyond its characters (V8 concatenates by linking, a node of up to 32 bytes). */
+const APPEND_BYTES = 32;
+/**
+ * strconv.ts goQuote builds its text a piece per rune: some 60 bytes of heap per input byte until the
+ * text is read. A longer string is quoted into one buffer (quoteLong).
+ */
+const QUOTE_BYTES_PER_BYTE = 64;
+const QUOTE_LONG = 4096;
+/** The escapes of strconv's appendEscapedRune for the ASCII control characters that have one. */
+const SHORT_ESCAPES: Record<number, number> = { 0x07: 0x61, 0x08: 0x62, 0x0c: 0x66, 0x0a: 0x6e, 0x0d: 0x72, 0x09: 0x74, 0x0b: 0x76 };
 
 /** fmt's printer: the output so far, the current verb's flags, and fmt/format.go's routines. */
 export class Printer {
@@ -32,6 +42,18 @@ export class Printer {
   plusV = false;
   sharpV = false;
   erroring = false;
+  /**
+   * Called before the output grows (or a verb builds something in proportion to a width, a precision or
+   * an argument) by about `bytes`, with the output's length once it has; it may throw to stop the
+   * formatting (string.format's memory budget).
+   */
+  reserve: ((bytes: number, outputLength: number) => void) | undefined;
+
+  /** Appends to the output. */
+  write(s: string): void {
+    this.reserve?.(s.length + APPEND_BYTES, this.buf.length + s.length);
+    this.buf += s;
+  }
 
   clearFlags(): void {
     this.wid = 0;
@@ -42,21 +64,22 @@ export class Printer {
 
   writePadding(n: number): void {
     if (n <= 0) return;
+    this.reserve?.(n + APPEND_BYTES, this.buf.length + n); // before the padding is made (n reaches 1,000,000)
     this.buf += (this.zero && !this.minus ? '0' : ' ').repeat(n);
   }
 
   /** fmt.pad / padString: width counts runes; left padding unless '-'. */
   pad(s: string): void {
     if (!this.widPresent || this.wid === 0) {
-      this.buf += s;
+      this.write(s);
       return;
     }
     const width = this.wid - runeCount(s);
     if (!this.minus) {
       this.writePadding(width);
-      this.buf += s;
+      this.write(s);
     } else {
-      this.buf += s;
+      this.write(s);
       this.writePadding(width);
     }
   }
@@ -91,16 +114,28 @@ export class Printer {
       return;
     }
     if (this.widPresent && this.wid > width && !this.minus) this.writePadding(this.wid - width);
-    let out = this.sharp ? '0' + digits[16] : '';
+    // Written as bytes (width is exactly their count), then read as one string.
+    this.reserve?.(2 * width, this.buf.length);
+    const out = Buffer.allocUnsafe(width);
+    let at = 0;
+    const x = digits.charCodeAt(16);
+    if (this.sharp) {
+      out[at++] = 0x30;
+      out[at++] = x;
+    }
     for (let i = 0; i < length; i++) {
       if (this.space && i > 0) {
-        out += ' ';
-        if (this.sharp) out += '0' + digits[16];
+        out[at++] = 0x20;
+        if (this.sharp) {
+          out[at++] = 0x30;
+          out[at++] = x;
+        }
       }
       const c = s.charCodeAt(i);
-      out += digits[c >> 4]! + digits[c & 0xf]!;
+      out[at++] = digits.charCodeAt(c >> 4);
+      out[at++] = digits.charCodeAt(c & 0xf);
     }
-    this.buf += out;
+    this.write(out.toString('latin1', 0, at));
     if (this.widPresent && this.wid > width && this.minus) this.writePadding(this.wid - width);
   }
 
@@ -110,7 +145,14 @@ export class Printer {
       this.pad('`' + t + '`');
       return;
     }
-    this.pad(goQuote(t, this.plus));
+    if (t.length <= QUOTE_LONG) {
+      this.reserve?.(QUOTE_BYTES_PER_BYTE * t.length, this.buf.length);
+      this.pad(goQuote(t, this.plus));
+      return;
+    }
+    // the buffer (up to four bytes a byte: \xNN) and the text read from it
+    this.reserve?.(8 * t.length + 4, this.buf.length);
+    this.pad(quoteLong(t, this.plus));
   }
 
   fmtBoolean(v: boolean): void {
@@ -135,6 +177,7 @@ export class Printer {
       prec = this.wid;
       if (negative || this.plus || this.space) prec--;
     }
+    this.reserve?.(prec, this.buf.length);
     let body = '';
     const b = BigInt(base);
     do {
@@ -173,6 +216,7 @@ export class Printer {
     const u = BigInt.asUintN(64, v);
     let prec = 4;
     if (this.precPresent && this.prec > 4) prec = this.prec;
+    this.reserve?.(prec, this.buf.length);
     let out = 'U+' + u.toString(16).toUpperCase().padStart(prec, '0');
     if (this.sharp && u <= BigInt(MAX_RUNE) && isPrint(Number(u))) out += " '" + encodeRune(Number(u)) + "'";
     const oldZero = this.zero;
@@ -184,6 +228,8 @@ export class Printer {
   /** fmt.fmtFloat: strconv's digits, then sign, '#', and zero padding after the sign. */
   fmtFloat(v: number, verb: FloatFormat, defaultPrec: number): void {
     const prec = this.precPresent ? this.prec : defaultPrec;
+    // The digits (a float64 has at most 767), the precision's zeros, and '#''s zeros, as a few pieces.
+    this.reserve?.(2 * Math.max(prec, 0), this.buf.length);
     let num = goFormatFloat(v, verb, prec);
     if (num[0] !== '-' && num[0] !== '+') num = '+' + num;
     if (this.space && num[0] === '+' && !this.plus) num = ' ' + num.slice(1);
@@ -222,9 +268,9 @@ export class Printer {
     }
     if (this.plus || num[0] !== '+') {
       if (this.zero && !this.minus && this.widPresent && this.wid > num.length) {
-        this.buf += num[0];
+        this.write(num[0]);
         this.writePadding(this.wid - num.length);
-        this.buf += num.slice(1);
+        this.write(num.slice(1));
         return;
       }
       this.pad(num);
@@ -237,9 +283,9 @@ export class Printer {
 
   badVerb(verb: string, goType: string, printValue: () => void): void {
     this.erroring = true;
-    this.buf += '%!' + verb + '(' + goType + '=';
+    this.write('%!' + verb + '(' + goType + '=');
     printValue();
-    this.buf += ')';
+    this.write(')');
     this.erroring = false;
   }
 
@@ -328,6 +374,43 @@ export class Printer {
   }
 }
 
+/**
+ * goQuote(s, asciiOnly) of a long string, written into one buffer (at most four bytes a byte, "\\xNN"):
+ * ASCII as strconv escapes it, byte by byte; each other rune (or invalid byte) by goQuote itself.
+ */
+function quoteLong(s: string, asciiOnly: boolean): string {
+  const out = Buffer.allocUnsafe(4 * s.length + 2);
+  out[0] = 0x22;
+  let at = 1;
+  for (let i = 0; i < s.length;) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      i++;
+      if (c === 0x22 || c === 0x5c) {
+        out[at++] = 0x5c;
+        out[at++] = c;
+      } else if (c >= 0x20 && c < 0x7f) {
+        out[at++] = c;
+      } else if (SHORT_ESCAPES[c] !== undefined) {
+        out[at++] = 0x5c;
+        out[at++] = SHORT_ESCAPES[c];
+      } else {
+        out[at++] = 0x5c;
+        out[at++] = 0x78;
+        out[at++] = LDIGITS.charCodeAt(c >> 4);
+        out[at++] = LDIGITS.charCodeAt(c & 0xf);
+      }
+      continue;
+    }
+    const width = decodeRune(s, i)[1];
+    const quoted = goQuote(s.slice(i, i + width), asciiOnly);
+    at += out.write(quoted.slice(1, -1), at, 'latin1');
+    i += width;
+  }
+  out[at++] = 0x22;
+  return out.toString('latin1', 0, at);
+}
+
 /** parsenum: a decimal number, or not present (also when it exceeds fmt's 1e6 limit). */
 function parseNum(s: string, start: number): { num: number; isNum: boolean; next: number } {
   let num = 0;
@@ -350,9 +433,13 @@ export interface ArgPrinter<T> {
   typeName(arg: T): string;
 }
 
-/** fmt.Sprintf(format, args...): doPrintf's verb parsing; format and result are byte strings. */
-export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPrinter<T>): string {
+/**
+ * fmt.Sprintf(format, args...): doPrintf's verb parsing; format and result are byte strings. `reserve`
+ * is called before the output grows (Printer.reserve).
+ */
+export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPrinter<T>, reserve?: Printer['reserve']): string {
   const p = new Printer();
+  p.reserve = reserve;
   const end = format.length;
   let argNum = 0;
   let afterIndex: boolean;
@@ -383,7 +470,7 @@ export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPri
     goodArgNum = true;
     const lasti = i;
     while (i < end && format[i] !== '%') i++;
-    if (i > lasti) p.buf += format.slice(lasti, i);
+    if (i > lasti) p.write(format.slice(lasti, i));
     if (i >= end) break;
     i++;
     p.clearFlags();
@@ -405,7 +492,7 @@ export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPri
       i++;
       p.widPresent = false;
       if (argNum < args.length) argNum++; // a Lua number is never a Go int
-      p.buf += '%!(BADWIDTH)';
+      p.write('%!(BADWIDTH)');
       afterIndex = false;
     } else {
       const n = parseNum(format, i);
@@ -427,7 +514,7 @@ export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPri
         p.prec = 0;
         p.precPresent = false;
         if (argNum < args.length) argNum++;
-        p.buf += '%!(BADPREC)';
+        p.write('%!(BADPREC)');
         afterIndex = false;
       } else {
         const n = parseNum(format, i);
@@ -448,7 +535,7 @@ export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPri
     }
 
     if (i >= end) {
-      p.buf += '%!(NOVERB)';
+      p.write('%!(NOVERB)');
       break;
     }
 
@@ -462,15 +549,15 @@ export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPri
     i += size;
 
     if (verb === '%') {
-      p.buf += '%';
+      p.write('%');
       continue;
     } // takes no argument; ignores width and precision
     if (!goodArgNum) {
-      p.buf += '%!' + verb + '(BADINDEX)';
+      p.write('%!' + verb + '(BADINDEX)');
       continue;
     }
     if (argNum >= args.length) {
-      p.buf += '%!' + verb + '(MISSING)';
+      p.write('%!' + verb + '(MISSING)');
       continue;
     }
     if (verb === 'v' || verb === 'w') {
@@ -486,13 +573,13 @@ export function goSprintf<T>(format: string, args: readonly T[], printer: ArgPri
 
   if (!reordered && argNum < args.length) {
     p.clearFlags();
-    p.buf += '%!(EXTRA ';
+    p.write('%!(EXTRA ');
     args.slice(argNum).forEach((arg, k) => {
-      if (k > 0) p.buf += ', ';
-      p.buf += printer.typeName(arg) + '=';
+      if (k > 0) p.write(', ');
+      p.write(printer.typeName(arg) + '=');
       printer.printArg(p, arg, 'v');
     });
-    p.buf += ')';
+    p.write(')');
   }
   return p.buf;
 }

@@ -1,7 +1,21 @@
 // A fengari lua_State set up as Karmada's sandbox (luavm/lua.go setLib + pkg/util/lifted/lua):
 // only the libraries and functions gopher-lua opens there, Lua 5.1 names, the listed base functions
 // raising "not supported", safe string/os/package libraries and `require("kube")`.
-import { appendEntry, lua, lauxlib, lualib, luaValue, markWritten, tableAt, tableEntries, to_luastring, type LuaTable } from './fengari.ts';
+import {
+  appendEntry,
+  guardAllocation,
+  lua,
+  lauxlib,
+  lualib,
+  luaValue,
+  markWritten,
+  newString,
+  pushString,
+  tableAt,
+  tableEntries,
+  to_luastring,
+  type LuaTable,
+} from './fengari.ts';
 import { goFrexp, goIntOf, goLdexp, goModf, goPow } from '../go/math.ts';
 import { decodeRune, encodeRune } from '../go/utf8.ts';
 import { formatArgumentCount, luaStringFormat, type FormatArg } from './string-format.ts';
@@ -44,6 +58,7 @@ const STRING_ARGS_CHECKED: Record<string, number[]> = {
   sub: [1],
 };
 const MAX_STRING_PARAM_LENGTH = 1_000_000;
+const EMPTY_BYTES = new Uint8Array(0);
 const MATH_FROM_FENGARI = ['abs', 'acos', 'asin', 'cos', 'exp', 'random', 'randomseed', 'sin', 'sqrt', 'tan', 'pi'];
 
 export function luaToJsString(L: any, index: number): string {
@@ -107,17 +122,32 @@ function typeName(L: any, index: number): string {
 
 /** A Lua string argument as a byte string (one char per byte), as Go sees it. */
 function byteString(L: any, index: number): string {
-  const bytes = lua.lua_tolstring(L, index) as Uint8Array;
-  let out = '';
-  // (TextDecoder's "latin1" is windows-1252, which remaps 0x80-0x9f)
-  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192));
-  return out;
+  return asByteString(L, lua.lua_tolstring(L, index) as Uint8Array);
 }
 
+function asByteString(L: any, bytes: Uint8Array): string {
+  if (bytes.length <= 8192) return String.fromCharCode(...bytes);
+  guardAllocation(L, bytes.length);
+  // Node's "latin1" maps each byte to the character of that code (TextDecoder's is windows-1252, which
+  // remaps 0x80-0x9f): one copy, where spreading the bytes into String.fromCharCode left eight bytes of
+  // garbage per byte.
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+}
+
+/**
+ * Pushes a byte string as a Lua string. It may be a tree of concatenations, which reading it copies into
+ * one string first: reserved twice its length, with the bytes.
+ */
 function pushByteString(L: any, s: string): void {
+  guardAllocation(L, 2 * s.length);
   const bytes = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
-  lua.lua_pushstring(L, bytes);
+  pushBytes(L, bytes);
+}
+
+/** Pushes bytes the caller made (and no longer changes) as a Lua string, without copying them. */
+function pushBytes(L: any, bytes: Uint8Array): void {
+  pushString(L, newString(L, bytes));
 }
 
 function formatArgAt(L: any, index: number): FormatArg {
@@ -151,6 +181,8 @@ function checkStringLength(L: any, index: number): void {
   }
 }
 
+const FORMAT_BYTES_PER_RESERVATION = 64 * 1024;
+
 /** gopher-lua strFormat: fmt.Sprintf over the Lua values, given as many arguments as formatArgumentCount says. */
 const stringFormat: CFunction = (L) => {
   lauxlib.luaL_checklstring(L, 1);
@@ -160,7 +192,21 @@ const stringFormat: CFunction = (L) => {
   const args: FormatArg[] = [];
   const top = lua.lua_gettop(L);
   for (let i = 2; i <= top && args.length < count; i++) args.push(formatArgAt(L, i));
-  pushByteString(L, luaStringFormat(format, args));
+  // Widths and precisions reach 1,000,000 and an argument may be used many times ("%[1]s"): what the
+  // formatting makes is reserved before it is made. The output's pieces can share their text (an
+  // argument, a padding V8 makes by doubling), so the heap does not show how long it is: with a large
+  // piece, and every 64 KiB of output, the text read from it and its bytes (twice its length) are
+  // reserved too.
+  let reservedAt = 0;
+  const reserve = (bytes: number, outputLength: number) => {
+    if (bytes < FORMAT_BYTES_PER_RESERVATION && outputLength - reservedAt < FORMAT_BYTES_PER_RESERVATION) {
+      guardAllocation(L, bytes);
+      return;
+    }
+    reservedAt = outputLength;
+    guardAllocation(L, bytes + 2 * outputLength);
+  };
+  pushByteString(L, luaStringFormat(format, args, reserve));
   return 1;
 };
 
@@ -181,12 +227,12 @@ function goIntArg(L: any, index: number, fallback?: number): number {
   return goIntOf(lua.lua_tonumber(L, index));
 }
 
-/** OptString: nil gives the default; anything but a string (a number too) is a type error. */
-function goOptString(L: any, index: number, fallback: string): string {
+/** OptString: nil gives the default; anything but a string (a number too) is a type error. Its bytes. */
+function goOptString(L: any, index: number, fallback: Uint8Array): Uint8Array {
   const type = lua.lua_type(L, index);
   if (type === lua.LUA_TNIL || type === lua.LUA_TNONE) return fallback;
   if (type !== lua.LUA_TSTRING) typeError(L, index, 'string');
-  return byteString(L, index);
+  return lua.lua_tolstring(L, index);
 }
 
 const MIN_INT = -(2 ** 63);
@@ -214,7 +260,10 @@ const stringSub: CFunction = (L) => {
   const start = stringIndex(length, goIntArg(L, 2), true);
   const end = stringIndex(length, goIntArg(L, 3, -1), false);
   if (start >= length || end < start) lua.lua_pushstring(L, bytes.subarray(0, 0));
-  else lua.lua_pushstring(L, bytes.subarray(start, end));
+  else {
+    guardAllocation(L, end - start);
+    lua.lua_pushstring(L, bytes.subarray(start, end));
+  }
   return 1;
 };
 
@@ -256,17 +305,30 @@ const stringChar: CFunction = (L) => {
  * strings.ToLower / ToUpper: ASCII strings byte by byte; any other string rune by rune with Unicode's
  * simple case mapping (one rune to one rune: "ß" stays), invalid UTF-8 bytes becoming U+FFFD as
  * strings.Map writes them. JavaScript only offers full case mapping, so a rune whose full mapping has
- * several runes is left as it is (its simple mapping, except U+0130, which lowers to "i").
+ * several runes is left as it is (its simple mapping, except U+0130, which lowers to "i"). The result is
+ * written as bytes: at most three per input byte (an invalid byte becomes U+FFFD), reserved first.
  */
-function goMapCase(s: string, upper: boolean): string {
+function goMapCase(L: any, bytes: Uint8Array, upper: boolean): Uint8Array {
   let ascii = true;
-  for (let i = 0; i < s.length; i++)
-    if (s.charCodeAt(i) >= 0x80) {
+  for (let i = 0; i < bytes.length; i++)
+    if (bytes[i]! >= 0x80) {
       ascii = false;
       break;
     }
-  if (ascii) return upper ? s.replace(/[a-z]+/g, (m) => m.toUpperCase()) : s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-  let out = '';
+  if (ascii) {
+    guardAllocation(L, bytes.length);
+    const out = new Uint8Array(bytes.length);
+    const [from, to, shift] = upper ? [0x61, 0x7a, -0x20] : [0x41, 0x5a, 0x20];
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i]!;
+      out[i] = b >= from && b <= to ? b + shift : b;
+    }
+    return out;
+  }
+  const s = asByteString(L, bytes);
+  guardAllocation(L, 3 * bytes.length);
+  const out = new Uint8Array(3 * bytes.length);
+  let n = 0;
   for (let i = 0; i < s.length;) {
     const [r, width] = decodeRune(s, i);
     i += width;
@@ -277,20 +339,20 @@ function goMapCase(s: string, upper: boolean): string {
       const first = cased.codePointAt(0)!;
       if (cased.length === String.fromCodePoint(first).length) mapped = first;
     }
-    out += encodeRune(mapped);
+    const encoded = encodeRune(mapped);
+    for (let k = 0; k < encoded.length; k++) out[n++] = encoded.charCodeAt(k);
   }
-  return out;
+  guardAllocation(L, n);
+  return out.slice(0, n);
 }
 
 const stringLower: CFunction = (L) => {
-  lauxlib.luaL_checklstring(L, 1);
-  pushByteString(L, goMapCase(byteString(L, 1), false));
+  pushBytes(L, goMapCase(L, lauxlib.luaL_checklstring(L, 1), false));
   return 1;
 };
 
 const stringUpper: CFunction = (L) => {
-  lauxlib.luaL_checklstring(L, 1);
-  pushByteString(L, goMapCase(byteString(L, 1), true));
+  pushBytes(L, goMapCase(L, lauxlib.luaL_checklstring(L, 1), true));
   return 1;
 };
 
@@ -626,35 +688,54 @@ const tableRemove: CFunction = (L) => {
 
 /**
  * tableConcat: i and j are clamped into [1, #t] (an i alone outside it gives ""), so a range past the
- * end is not an error; numbers print as tostring does; other values raise.
+ * end is not an error; numbers print as tostring does; other values raise. The result's length is known
+ * before it is made: reserved, then written once.
  */
 const tableConcat: CFunction = (L) => {
   lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  const separator = goOptString(L, 2, '');
+  const separator = goOptString(L, 2, EMPTY_BYTES);
   const length = tableLength(L, 1);
   let i = goIntArg(L, 3, 1);
   let j = goIntArg(L, 4, length);
   if (lua.lua_gettop(L) === 3 && (i > length || i < 1)) {
-    lua.lua_pushstring(L, new Uint8Array(0));
+    lua.lua_pushstring(L, EMPTY_BYTES);
     return 1;
   }
   i = Math.max(Math.min(i, length), 1);
   j = Math.min(j, length);
   if (i > j) {
-    lua.lua_pushstring(L, new Uint8Array(0));
+    lua.lua_pushstring(L, EMPTY_BYTES);
     return 1;
   }
-  const parts: string[] = [];
+  const parts: Uint8Array[] = [];
+  let total = separator.length * (j - i);
   for (let k = i; k <= j; k++) {
     const type = lua.lua_geti(L, 1, k);
-    if (type === lua.LUA_TNUMBER) parts.push(luaNumberToString(lua.lua_tonumber(L, -1)));
-    else if (type === lua.LUA_TSTRING) parts.push(byteString(L, -1));
+    let part: Uint8Array;
+    if (type === lua.LUA_TNUMBER) part = to_luastring(luaNumberToString(lua.lua_tonumber(L, -1)));
+    else if (type === lua.LUA_TSTRING) part = lua.lua_tolstring(L, -1);
     else raise(L, `invalid value (${typeName(L, -1)}) at index ${k} in table for concat`);
     lua.lua_pop(L, 1);
+    parts.push(part);
+    total += part.length;
   }
-  pushByteString(L, parts.join(separator));
+  guardAllocation(L, total);
+  const out = new Uint8Array(total);
+  let at = 0;
+  parts.forEach((part, k) => {
+    if (k > 0) {
+      out.set(separator, at);
+      at += separator.length;
+    }
+    out.set(part, at);
+    at += part.length;
+  });
+  pushBytes(L, out);
   return 1;
 };
+
+/** What sorting costs per element: an entry of the scratch table (~165 bytes), the order array and sort's own. */
+const SORT_BYTES_PER_ELEMENT = 200;
 
 /**
  * table.sort without Lua 5.3's "invalid order function for sorting": gopher-lua sorts with Go's sort
@@ -668,6 +749,7 @@ const tableSort: CFunction = (L) => {
   const hasComparator = !lua.lua_isnoneornil(L, 2);
   if (hasComparator) lauxlib.luaL_checktype(L, 2, lua.LUA_TFUNCTION);
   lua.lua_settop(L, 2);
+  guardAllocation(L, n * SORT_BYTES_PER_ELEMENT);
   lua.lua_createtable(L, n, 0); // 3: scratch copy
   for (let i = 1; i <= n; i++) {
     lua.lua_rawgeti(L, 1, i);
@@ -757,6 +839,11 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
   for (const name of BASE_FUNCTIONS) copyField(L, fengariGlobals, name);
   for (const name of UNSUPPORTED_BASE_FUNCTIONS) setFunction(L, name, unsupported(name));
   setFunction(L, 'print', (Ls) => {
+    // The line is built whole (the worker keeps its first KiB): its text (two bytes a character at
+    // most) and the joined line.
+    let bytes = 0;
+    for (let i = 1, top = lua.lua_gettop(Ls); i <= top; i++) if (lua.lua_type(Ls, i) === lua.LUA_TSTRING) bytes += lua.lua_rawlen(Ls, i);
+    guardAllocation(Ls, 4 * bytes);
     const parts: string[] = [];
     for (let i = 1, top = lua.lua_gettop(Ls); i <= top; i++) parts.push(luaValueToString(Ls, i));
     onPrint()?.(parts.join('\t'));
@@ -764,10 +851,16 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
   });
   setFunction(L, 'next', luaNext);
   setFunction(L, 'pairs', luaPairs);
-  setFunction(L, 'tonumber', gopherToNumber);
+  setFunction(L, 'tonumber', (Ls) => {
+    // The string is decoded (two bytes a character at most), trimmed and lowercased: three copies.
+    if (lua.lua_type(Ls, 1) === lua.LUA_TSTRING) guardAllocation(Ls, 6 * lua.lua_rawlen(Ls, 1));
+    return gopherToNumber(Ls);
+  });
   setFunction(L, 'tostring', (Ls) => {
     lauxlib.luaL_checkany(Ls, 1);
-    lua.lua_pushstring(Ls, to_luastring(luaValueToString(Ls, 1)));
+    // A string is its own string (gopher-lua's LString.String()): the same value, bytes untouched.
+    if (lua.lua_type(Ls, 1) === lua.LUA_TSTRING) lua.lua_pushvalue(Ls, 1);
+    else lua.lua_pushstring(Ls, to_luastring(luaValueToString(Ls, 1)));
     return 1;
   });
   setFunction(L, '_printregs', () => 0);

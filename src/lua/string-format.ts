@@ -74,10 +74,10 @@ function printReflected(p: Printer, arg: FormatArg): void {
       p.fmtBoolean(arg.value);
       return;
     case 'nil':
-      p.buf += p.sharpV ? '&lua.LNilType{}' : '&{}';
+      p.write(p.sharpV ? '&lua.LNilType{}' : '&{}');
       return;
     default:
-      p.buf += arg.text;
+      p.write(arg.text);
   }
 }
 
@@ -142,14 +142,17 @@ const luaValues: ArgPrinter<FormatArg> = {
           p.printString(arg.text, verb);
           return;
         } // Stringer
-        p.buf += `%!${verb}(${arg.goType})`; // Go would dump the struct's internals
+        p.write(`%!${verb}(${arg.goType})`); // Go would dump the struct's internals
     }
   },
 };
 
-/** fmt.Sprintf(format, args...) over Lua values; format and result are byte strings. */
-export function luaStringFormat(format: string, args: readonly FormatArg[]): string {
-  return goSprintf(format, args, luaValues);
+/**
+ * fmt.Sprintf(format, args...) over Lua values; format and result are byte strings. `reserve` is called
+ * before the output grows (Printer.reserve) and may throw (the call's memory budget).
+ */
+export function luaStringFormat(format: string, args: readonly FormatArg[], reserve?: Printer['reserve']): string {
+  return goSprintf(format, args, luaValues, reserve);
 }
 
 /**
