@@ -1,10 +1,9 @@
 // Karmada's safe os library (pkg/util/lifted/lua/oslib_safe.go, from Argo CD / gopher-lua): only
 // os.time and os.date, with its strftime subset mapped onto Go time layouts. Ported with its quirks
 // (%a prints "mon" because "mon" is not a Go layout token; a second argument to os.date drops "!").
-import { lua, lauxlib, to_luastring } from './fengari.ts';
+import { guardAllocation, lua, lauxlib, newString, pushString, to_luastring } from './fengari.ts';
 
 type CFunction = (L: any) => number;
-const utf8 = new TextDecoder();
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -83,23 +82,52 @@ const FLAGS: Record<string, (p: Parts) => string> = {
   w: (p) => String(p.wday),
 };
 
-/** oslib_safe.go strftime, including its flag scanner (a trailing lone "%" is literal). */
-export function strftime(p: Parts, format: string): string {
-  let out = '';
-  for (let i = 0; i < format.length; i++) {
-    const c = format[i];
-    if (c === '%' && format[i + 1] === '%') {
-      out += '%';
-      i++;
-      continue;
+const PERCENT = 0x25;
+const BANG = 0x21;
+const DEFAULT_DATE_FORMAT = to_luastring('%c');
+
+/**
+ * oslib_safe.go strftime, including its flag scanner (a trailing lone "%" is literal), over the format's
+ * bytes as Go scans them. Each flag expands to a few characters, so the result can be ten times as long
+ * as the format (which has no length limit): its length is computed first and given to `reserve`
+ * before it is made.
+ */
+export function strftime(p: Parts, format: Uint8Array, reserve: (bytes: number) => void = () => undefined): Uint8Array {
+  const expansions = new Map<number, Uint8Array>();
+  const expand = (flag: number): Uint8Array => {
+    let bytes = expansions.get(flag);
+    if (bytes === undefined) {
+      const text = FLAGS[String.fromCharCode(flag)]?.(p);
+      bytes = text === undefined ? Uint8Array.of(PERCENT, flag) : to_luastring(text);
+      expansions.set(flag, bytes);
     }
-    if (c === '%' && i < format.length - 1) {
-      const flag = format[++i];
-      out += FLAGS[flag]?.(p) ?? `%${flag}`;
-      continue;
+    return bytes;
+  };
+  const scan = (emit: (bytes: Uint8Array | number) => void): void => {
+    for (let i = 0; i < format.length; i++) {
+      const c = format[i]!;
+      if (c === PERCENT && format[i + 1] === PERCENT) {
+        emit(PERCENT);
+        i++;
+      } else if (c === PERCENT && i < format.length - 1) {
+        emit(expand(format[++i]!));
+      } else {
+        emit(c);
+      }
     }
-    out += c;
-  }
+  };
+  let length = 0;
+  scan((piece) => (length += typeof piece === 'number' ? 1 : piece.length));
+  reserve(length);
+  const out = new Uint8Array(length);
+  let at = 0;
+  scan((piece) => {
+    if (typeof piece === 'number') out[at++] = piece;
+    else {
+      out.set(piece, at);
+      at += piece.length;
+    }
+  });
   return out;
 }
 
@@ -128,18 +156,20 @@ const osTime: CFunction = (L) => {
 const osDate: CFunction = (L) => {
   let date = new Date();
   let utc = false;
-  let format = '%c';
+  let format = DEFAULT_DATE_FORMAT;
   if (lua.lua_gettop(L) >= 1) {
-    format = utf8.decode(lauxlib.luaL_checklstring(L, 1));
-    if (format.startsWith('!')) {
+    format = lauxlib.luaL_checklstring(L, 1);
+    if (format[0] === BANG) {
       utc = true;
-      format = format.replace(/^!+/, '');
+      let start = 0;
+      while (format[start] === BANG) start++;
+      format = format.subarray(start);
     }
     if (lua.lua_gettop(L) >= 2) {
       date = new Date(Math.trunc(lauxlib.luaL_checknumber(L, 2)) * 1000);
       utc = false; // time.Unix(...) is local time, whatever "!" said
     }
-    if (format.startsWith('*t')) {
+    if (format[0] === 0x2a /* * */ && format[1] === 0x74 /* t */) {
       const p = partsOf(date, utc);
       lua.lua_createtable(L, 0, 9);
       for (const [key, value] of [
@@ -160,7 +190,13 @@ const osDate: CFunction = (L) => {
       return 1;
     }
   }
-  lua.lua_pushstring(L, to_luastring(strftime(partsOf(date, utc), format)));
+  pushString(
+    L,
+    newString(
+      L,
+      strftime(partsOf(date, utc), format, (bytes) => guardAllocation(L, bytes)),
+    ),
+  );
   return 1;
 };
 
