@@ -1,6 +1,6 @@
 // JS <-> Lua value conversion with gopher-json semantics (Karmada marshals objects to JSON and
 // decodes them with layeh.com/gopher-json; results are encoded back with gopher-json's Encode).
-import { lua, lauxlib, tableAt, type LuaString, type LuaTable, type LuaValue } from './fengari.ts';
+import { guardAllocation, lua, lauxlib, tableAt, type LuaString, type LuaTable, type LuaValue } from './fengari.ts';
 import { lazyValueOf, luaRoundTrip, pushInterned, pushScalar } from './lazy.ts';
 import { setOwn } from '../interpreter/copy.ts';
 
@@ -58,6 +58,7 @@ const decodedStrings = new WeakMap<Uint8Array, string>();
  */
 export function encodeLuaValue(L: unknown, index: number): unknown {
   emptyTablesEncoded = 0;
+  stringBytesUnreserved = 0;
   const at = lua.lua_absindex(L, index);
   if (lua.lua_type(L, at) !== lua.LUA_TTABLE) return encodeAt(L, at);
   const encoded = encodeTable(L, tableAt(L, at), new Set(), 1, false);
@@ -83,6 +84,7 @@ function emptyArray(): unknown[] {
  * The same errors, in the same order, as the encoding alone (children are encoded before being dropped).
  */
 export function encodeLuaValueDroppingEmptyTables(L: unknown, index: number, targetIsStruct: boolean): unknown {
+  stringBytesUnreserved = 0;
   const at = lua.lua_absindex(L, index);
   if (lua.lua_type(L, at) !== lua.LUA_TTABLE) return encodeAt(L, at);
   const encoded = encodeTable(L, tableAt(L, at), new Set(), 1, true);
@@ -98,6 +100,25 @@ const EMPTY = Symbol('empty table');
 /** Go's encoding/json refuses to decode deeper nesting ("exceeded max depth"); it also bounds our recursion. */
 const MAX_DEPTH = 10_000;
 
+// The memory budget: a result can hold one string many times (1,000 references to a 100 MB string), and
+// each is decoded again, then written out as JSON. So every string's bytes, keys included, are counted
+// as they are encoded, and reserved from the call's budget every 64 KiB: its text takes up to two bytes
+// a character, and the JSON the worker builds from the result after the call up to six characters a
+// byte (a control character becomes \u0001).
+const ENCODED_BYTES_PER_STRING_BYTE = 8;
+const STRING_BYTES_PER_RESERVATION = 64 * 1024;
+let stringBytesUnreserved = 0;
+
+/** Counts a string's bytes about to be encoded (reserved once they add up). */
+function countString(L: unknown, bytes: number): void {
+  stringBytesUnreserved += bytes;
+  if (stringBytesUnreserved >= STRING_BYTES_PER_RESERVATION) {
+    const counted = stringBytesUnreserved;
+    stringBytesUnreserved = 0;
+    guardAllocation(L, ENCODED_BYTES_PER_STRING_BYTE * counted);
+  }
+}
+
 /** A value that is not a table, at a stack index. */
 function encodeAt(L: unknown, index: number): unknown {
   switch (lua.lua_type(L, index)) {
@@ -108,6 +129,7 @@ function encodeAt(L: unknown, index: number): unknown {
     case lua.LUA_TNUMBER:
       return finite(lua.lua_tonumber(L, index));
     case lua.LUA_TSTRING:
+      countString(L, lua.lua_rawlen(L, index));
       return luaString(L, index);
     default:
       throw new LuaEncodeError(`cannot encode ${typeName(L, lua.lua_type(L, index))} to JSON`);
@@ -147,6 +169,7 @@ function encodeTValue(L: unknown, value: LuaValue, visited: Set<unknown>, depth:
     case lua.LUA_TNUMBER:
       return finite(value.value);
     case lua.LUA_TSTRING:
+      countString(L, value.value.realstring.length);
       return utf8.decode(value.value.realstring);
     case lua.LUA_TTABLE:
       if (depth >= MAX_DEPTH) throw new LuaEncodeError('exceeded max depth');
@@ -172,6 +195,7 @@ function encodeTable(L: unknown, table: LuaTable, visited: Set<unknown>, depth: 
     if (keyType === lua.LUA_TNUMBER) {
       numberEntries.push([entry.key.value, encodeTValue(L, entry.value, visited, depth, drop)]);
     } else if (keyType === lua.LUA_TSTRING) {
+      countString(L, entry.key.value.realstring.length);
       stringEntries.push([keyText(entry.key.value), encodeTValue(L, entry.value, visited, depth, drop)]);
     } else {
       invalidKey = true;

@@ -1,6 +1,6 @@
 // Karmada's `kube` Lua module (luavm/kube.go): quantity arithmetic and pod-template helpers backed by
 // the same exact Kubernetes code the TypeScript modules use (src/k8s).
-import { lua, lauxlib, to_luastring } from './fengari.ts';
+import { guardAllocation, lua, lauxlib, to_luastring } from './fengari.ts';
 import { Quantity } from '../k8s/quantity.ts';
 import { karmadaPodDependencies } from '../k8s/pod-dependencies.ts';
 import { karmadaPodRequirements } from '../k8s/pod-requirements.ts';
@@ -31,7 +31,9 @@ function checkQuantity(L: any, arg: number, fn: string): Quantity {
     case lua.LUA_TNONE:
       return Quantity.zero();
     case lua.LUA_TSTRING: {
-      const text = utf8.decode(lua.lua_tolstring(L, arg));
+      const bytes = lua.lua_tolstring(L, arg) as Uint8Array;
+      guardAllocation(L, 2 * bytes.length); // its text: two bytes a character at most
+      const text = utf8.decode(bytes);
       try {
         return Quantity.parseStrict(text);
       } catch (err) {
@@ -79,7 +81,8 @@ function podTemplateArgument(L: any, fn: string, target: string): Record<string,
   try {
     converted = encodeLuaValueDroppingEmptyTables(L, 1, true); // = repairEmptyTables(encodeLuaValue(L, 1), true)
   } catch (err) {
-    raise(L, `fail to convert lua value to ${target}: encode lua result to json failed: ${(err as Error).message}`);
+    if (!(err instanceof Error)) throw err; // a Lua error (the memory limit, raised while encoding) goes on as it is
+    raise(L, `fail to convert lua value to ${target}: encode lua result to json failed: ${err.message}`);
   }
   if (Array.isArray(converted)) {
     raise(L, `fail to convert lua value to ${target}: json unmarshal obj failed: json: cannot unmarshal array into Go value of type v1.PodTemplateSpec`);
