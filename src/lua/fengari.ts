@@ -43,7 +43,9 @@ export function observeStringAllocations(observer: StringAllocationObserver | un
  * (lauxlib.js luaL_prepbuffsize and luaL_pushresult: string.rep, char, format, gsub, table.concat...),
  * string.reverse/lower/upper (lstrlib.js, twice the length: the result and its copy). It may raise a Lua
  * error (lua_error, luaL_error): these are the places where C Lua raises its memory errors, and the stack
- * is consistent at each. Throwing anything else is a JS error escaping the VM.
+ * is consistent at each. It is called as a hook is, with LUA_MINSTACK free slots above the stack's top
+ * (in luaV_concat that top can be the frame's), and the top is restored when it returns. Throwing
+ * anything else is a JS error escaping the VM.
  */
 export type AllocationGuard = (L: unknown, bytes: number) => void;
 

@@ -156,6 +156,30 @@ describe('setAllocationGuard', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(1_500_000);
   });
 
+  it('gives the guard room to push its message even where `..` has its operands at the top of the frame', () => {
+    // s .. s in this loop takes the frame's last two registers, so L.top is the frame's top (ci.top) there.
+    const loop = (n: number) => `local s = "x" for i = 1, ${n} do s = s .. s end return #s`;
+    let calls = 0;
+    setAllocationGuard((L: any) => {
+      calls++;
+      for (let i = 0; i < lua.LUA_MINSTACK; i++) lua.lua_pushinteger(L, i);
+      lua.lua_pop(L, lua.LUA_MINSTACK);
+    });
+    const L = newState();
+    expect(run(L, loop(12))).toEqual({ ok: true, values: [4096] });
+    expect(calls).toBe(12);
+    setAllocationGuard((Ls, bytes) => {
+      if (bytes <= 1_000_000) return;
+      lua.lua_pushstring(Ls, to_luastring(`${MESSAGE} (${bytes} bytes)`));
+      lua.lua_error(Ls);
+    });
+    expect(run(L, loop(25))).toEqual({ ok: false, values: [`${MESSAGE} (1048576 bytes)`] });
+    expect(run(L, `local ok, err = pcall(function() ${loop(25)} end) return ok, err, #(("x"):rep(10) .. "y")`)).toEqual({
+      ok: true,
+      values: [false, `${MESSAGE} (1048576 bytes)`, 11],
+    });
+  });
+
   it('sees every allocation a script sizes: buffers, results copied out of them, `..`, reverse/upper/lower', () => {
     const calls: number[] = [];
     setAllocationGuard((_L, bytes) => calls.push(bytes));
