@@ -213,6 +213,12 @@ async function main(): Promise<void> {
         ' ',
       )} at the end · ${Math.round(runSeconds)} s · while measuring, other processes used ${Math.round(otherShare * 100)}% of a core and the hypervisor stole ${Math.round(stealShare * 100)}%`,
   );
+  if (otherShare > 0.2) {
+    lines.push(
+      '',
+      `**Taken under load** (other processes: ${Math.round(otherShare * 100)}% of a core): CPU per request and latency rise with contention; compare with a quiet run only.`,
+    );
+  }
   lines.push(
     '',
     `CPU per request: the server process's utime + stime (all threads, /proc/PID/stat, ${CLOCK_TICKS_PER_SECOND} ticks/s) read 100 ms before and after each batch; per row ${ROUNDS} batches (rounds, servers alternating), each after ${WARMUP} warm-up requests and of at least ${Math.ceil(REQUESTS / ROUNDS)} requests and ${MIN_BATCH_MS} ms; latency: round trip in the client (ms). N clients = N keep-alive HTTPS connections, each sending one request at a time. The client shares the machine's ${cpus().length} cores.`,
