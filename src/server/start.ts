@@ -73,13 +73,32 @@ function boundConnections(server: Server, listener: 'webhook' | 'metrics', max: 
   return connections;
 }
 
+/**
+ * Standard output in batches of LOG_BATCH_BYTES (a write per line would be a system call per request),
+ * flushed LOG_FLUSH_MS after the first line of a batch and on exit: only a SIGKILL can lose the last
+ * LOG_FLUSH_MS of lines. The flush timer runs only while lines wait, so an idle server never wakes for it
+ * (sonic-boom's own periodicFlush is an interval that runs for ever).
+ */
+function batchedStdout() {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES });
+  let flushTimer: NodeJS.Timeout | undefined;
+  const flushNow = () => {
+    flushTimer = undefined;
+    destination.flush();
+  };
+  return {
+    write(line: string): boolean {
+      flushTimer ??= setTimeout(flushNow, LOG_FLUSH_MS).unref();
+      return destination.write(line);
+    },
+    flush(callback?: (error?: Error) => void): void {
+      destination.flush(callback);
+    },
+  };
+}
+
 export async function startServing(config: ServeConfig) {
-  // Lines are written in batches of LOG_BATCH_BYTES, at least every LOG_FLUSH_MS and on exit (a write per
-  // line would be a system call per request); only a SIGKILL can lose the last LOG_FLUSH_MS of lines.
-  const logger = pino(
-    { level: config.logLevel, base: { service: 'karmada-interpreter-webhook' } },
-    pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }),
-  );
+  const logger = pino({ level: config.logLevel, base: { service: 'karmada-interpreter-webhook' } }, batchedStdout());
   const metrics = new Metrics({ version: serverVersion() });
   const readiness = new Readiness();
   readiness.set('tls', false, 'not serving yet');
