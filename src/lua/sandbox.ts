@@ -308,6 +308,9 @@ const stringChar: CFunction = (L) => {
  * several runes is left as it is (its simple mapping, except U+0130, which lowers to "i"). The result is
  * written as bytes: at most three per input byte (an invalid byte becomes U+FFFD), reserved first.
  */
+const asciiText = new TextDecoder();
+const asciiBytes = new TextEncoder();
+
 function goMapCase(L: any, bytes: Uint8Array, upper: boolean): Uint8Array {
   let ascii = true;
   for (let i = 0; i < bytes.length; i++)
@@ -315,13 +318,19 @@ function goMapCase(L: any, bytes: Uint8Array, upper: boolean): Uint8Array {
       ascii = false;
       break;
     }
+  if (ascii && bytes.length > 4096) {
+    // the text, its mapping and their bytes; JavaScript's case mapping of ASCII is ASCII's
+    guardAllocation(L, 3 * bytes.length);
+    const text = asciiText.decode(bytes);
+    return asciiBytes.encode(upper ? text.toUpperCase() : text.toLowerCase());
+  }
   if (ascii) {
-    guardAllocation(L, bytes.length);
     const out = new Uint8Array(bytes.length);
-    const [from, to, shift] = upper ? [0x61, 0x7a, -0x20] : [0x41, 0x5a, 0x20];
+    const from = upper ? 0x61 : 0x41;
+    const shift = upper ? -0x20 : 0x20;
     for (let i = 0; i < bytes.length; i++) {
       const b = bytes[i]!;
-      out[i] = b >= from && b <= to ? b + shift : b;
+      out[i] = b >= from && b <= from + 25 ? b + shift : b;
     }
     return out;
   }
