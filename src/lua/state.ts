@@ -373,9 +373,6 @@ function raiseAtCurrentLine(L: any, message: string): never {
   for (let level = 0; level <= 1 && where === ''; level++) {
     if (lua.lua_getstack(L, level, ar) && lua.lua_getinfo(L, to_luastring('Sl'), ar) && ar.currentline > 0) where = `<string>:${ar.currentline}: `;
   }
-  // The allocation guard may raise where the running function's stack is full (OP_CONCAT's operands end
-  // at its top): the message needs a slot.
-  lua.lua_checkstack(L, 1);
   lua.lua_pushstring(L, to_luastring(where + message));
   lua.lua_error(L);
   throw new Error('unreachable');
