@@ -58,11 +58,15 @@ const decodedStrings = new WeakMap<Uint8Array, string>();
  */
 export function encodeLuaValue(L: unknown, index: number): unknown {
   emptyTablesEncoded = 0;
-  stringBytesUnreserved = 0;
-  const at = lua.lua_absindex(L, index);
-  if (lua.lua_type(L, at) !== lua.LUA_TTABLE) return encodeAt(L, at);
-  const encoded = encodeTable(L, tableAt(L, at), new Set(), 1, false);
-  return encoded === EMPTY ? emptyArray() : encoded;
+  startCounting(L);
+  try {
+    const at = lua.lua_absindex(L, index);
+    if (lua.lua_type(L, at) !== lua.LUA_TTABLE) return encodeAt(L, at);
+    const encoded = encodeTable(L, tableAt(L, at), new Set(), 1, false);
+    return encoded === EMPTY ? emptyArray() : encoded;
+  } finally {
+    counting = undefined;
+  }
 }
 
 /** `[]`s (empty tables) in the last encodeLuaValue result: with none, repairEmptyTables has nothing to do. */
@@ -84,11 +88,15 @@ function emptyArray(): unknown[] {
  * The same errors, in the same order, as the encoding alone (children are encoded before being dropped).
  */
 export function encodeLuaValueDroppingEmptyTables(L: unknown, index: number, targetIsStruct: boolean): unknown {
-  stringBytesUnreserved = 0;
-  const at = lua.lua_absindex(L, index);
-  if (lua.lua_type(L, at) !== lua.LUA_TTABLE) return encodeAt(L, at);
-  const encoded = encodeTable(L, tableAt(L, at), new Set(), 1, true);
-  return encoded === EMPTY ? (targetIsStruct ? {} : []) : encoded;
+  startCounting(L);
+  try {
+    const at = lua.lua_absindex(L, index);
+    if (lua.lua_type(L, at) !== lua.LUA_TTABLE) return encodeAt(L, at);
+    const encoded = encodeTable(L, tableAt(L, at), new Set(), 1, true);
+    return encoded === EMPTY ? (targetIsStruct ? {} : []) : encoded;
+  } finally {
+    counting = undefined;
+  }
 }
 
 /**
@@ -100,23 +108,36 @@ const EMPTY = Symbol('empty table');
 /** Go's encoding/json refuses to decode deeper nesting ("exceeded max depth"); it also bounds our recursion. */
 const MAX_DEPTH = 10_000;
 
-// The memory budget: a result can hold one string many times (1,000 references to a 100 MB string), and
-// each is decoded again, then written out as JSON. So every string's bytes, keys included, are counted
-// as they are encoded, and reserved from the call's budget every 64 KiB: its text takes up to two bytes
-// a character, and the JSON the worker builds from the result after the call up to six characters a
-// byte (a control character becomes \u0001).
-const ENCODED_BYTES_PER_STRING_BYTE = 8;
-const STRING_BYTES_PER_RESERVATION = 64 * 1024;
-let stringBytesUnreserved = 0;
+// The memory budget. A result can hold one string many times (1,000 references to a 100 MB string, or
+// to a kube helper's long namespace): each Lua string is decoded again, and the worker writes the whole
+// result as JSON after the call, which the heap does not show while encoding. So the strings' bytes,
+// keys included, are counted as they are encoded, and every 64 KiB the call's budget is asked for the
+// Lua strings decoded since (two bytes a character at most) and for the JSON of all of them so far, at
+// four bytes a byte: a result of 16 MiB of plain text (the most the worker sends back) takes half the
+// default budget, and one of control characters (six characters a byte) a few hundred MB at most.
+const DECODED_BYTES_PER_BYTE = 2;
+const JSON_BYTES_PER_BYTE = 4;
+const BYTES_PER_RESERVATION = 64 * 1024;
+/** The Lua state whose value is being encoded, and the string bytes met so far. */
+let counting: unknown;
+let stringBytes = 0;
+let decodedSinceReserved = 0;
+let countedSinceReserved = 0;
 
-/** Counts a string's bytes about to be encoded (reserved once they add up). */
-function countString(L: unknown, bytes: number): void {
-  stringBytesUnreserved += bytes;
-  if (stringBytesUnreserved >= STRING_BYTES_PER_RESERVATION) {
-    const counted = stringBytesUnreserved;
-    stringBytesUnreserved = 0;
-    guardAllocation(L, ENCODED_BYTES_PER_STRING_BYTE * counted);
-  }
+function startCounting(L: unknown): void {
+  counting = L;
+  stringBytes = decodedSinceReserved = countedSinceReserved = 0;
+}
+
+/** Counts a string about to be encoded: its bytes, decoded from a Lua string or not (a JS value's). */
+function countString(bytes: number, decoded: boolean): void {
+  stringBytes += bytes;
+  if (decoded) decodedSinceReserved += bytes;
+  countedSinceReserved += bytes;
+  if (countedSinceReserved < BYTES_PER_RESERVATION) return;
+  const decoding = decodedSinceReserved;
+  countedSinceReserved = decodedSinceReserved = 0;
+  guardAllocation(counting, DECODED_BYTES_PER_BYTE * decoding + JSON_BYTES_PER_BYTE * stringBytes);
 }
 
 /** A value that is not a table, at a stack index. */
@@ -129,7 +150,7 @@ function encodeAt(L: unknown, index: number): unknown {
     case lua.LUA_TNUMBER:
       return finite(lua.lua_tonumber(L, index));
     case lua.LUA_TSTRING:
-      countString(L, lua.lua_rawlen(L, index));
+      countString(lua.lua_rawlen(L, index), true);
       return luaString(L, index);
     default:
       throw new LuaEncodeError(`cannot encode ${typeName(L, lua.lua_type(L, index))} to JSON`);
@@ -169,7 +190,7 @@ function encodeTValue(L: unknown, value: LuaValue, visited: Set<unknown>, depth:
     case lua.LUA_TNUMBER:
       return finite(value.value);
     case lua.LUA_TSTRING:
-      countString(L, value.value.realstring.length);
+      countString(value.value.realstring.length, true);
       return utf8.decode(value.value.realstring);
     case lua.LUA_TTABLE:
       if (depth >= MAX_DEPTH) throw new LuaEncodeError('exceeded max depth');
@@ -195,7 +216,7 @@ function encodeTable(L: unknown, table: LuaTable, visited: Set<unknown>, depth: 
     if (keyType === lua.LUA_TNUMBER) {
       numberEntries.push([entry.key.value, encodeTValue(L, entry.value, visited, depth, drop)]);
     } else if (keyType === lua.LUA_TSTRING) {
-      countString(L, entry.key.value.realstring.length);
+      countString(entry.key.value.realstring.length, true);
       stringEntries.push([keyText(entry.key.value), encodeTValue(L, entry.value, visited, depth, drop)]);
     } else {
       invalidKey = true;
@@ -237,6 +258,7 @@ function encodeTable(L: unknown, table: LuaTable, visited: Set<unknown>, depth: 
 function encodeJs(value: unknown, depth: number, drop: boolean): unknown {
   switch (typeof value) {
     case 'string':
+      countString(value.length, false);
       return luaRoundTrip(value);
     case 'number':
       if (!Number.isFinite(value)) throw new LuaEncodeError(`json: unsupported value: ${Number.isNaN(value) ? 'NaN' : value > 0 ? '+Inf' : '-Inf'}`);
@@ -274,6 +296,7 @@ function encodeJsContainer(value: object, depth: number, drop: boolean): unknown
     const item = (value as Record<string, unknown>)[key];
     if (item === null || item === undefined) continue;
     object ??= {};
+    countString(key.length, false);
     const encoded = encodeJs(item, depth, drop);
     if (encoded !== EMPTY) setOwn(object, key, encoded);
     else if (!drop) setOwn(object, key, emptyArray());
@@ -286,7 +309,9 @@ function encodeJsObjectRenamingKeys(value: Record<string, unknown>, keys: string
   const entries: Array<[string, unknown]> = [];
   for (const key of keys) {
     const item = value[key];
-    if (item !== null && item !== undefined) entries.push([luaRoundTrip(key), encodeJs(item, depth, drop)]);
+    if (item === null || item === undefined) continue;
+    countString(key.length, false);
+    entries.push([luaRoundTrip(key), encodeJs(item, depth, drop)]);
   }
   if (entries.length === 0) return EMPTY;
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -117,9 +117,12 @@ const getPodDependencies: CFunction = (L) => {
     case lua.LUA_TNIL:
       namespace = 'default';
       break;
-    case lua.LUA_TSTRING:
-      namespace = utf8.decode(lua.lua_tolstring(L, 2));
+    case lua.LUA_TSTRING: {
+      const bytes = lua.lua_tolstring(L, 2) as Uint8Array;
+      guardAllocation(L, 2 * bytes.length);
+      namespace = utf8.decode(bytes);
       break;
+    }
     case lua.LUA_TNUMBER:
       namespace = luaNumberToString(lua.lua_tonumber(L, 2));
       break;
