@@ -88,10 +88,10 @@ const CASES: Case[] = [
   { name: 'string.reverse of 1 MB, kept', unit: 1e6, cost: 2, body: (n) => kept(SPACES, 's:reverse()', n) },
   { name: 'string.sub of 1 MB, kept', unit: 1e6, cost: 1, body: (n) => kept(SPACES, 's:sub(2)', n) },
   {
-    // its strings are decoded, and the worker writes the result's JSON (six characters a byte at most)
+    // its strings are decoded (two bytes a byte), and the JSON the worker writes is reserved (four)
     name: 'a result holding one 1 MB string many times',
     unit: 1e6,
-    cost: 8,
+    cost: 6,
     status: true,
     body: (n) => `${SPACES} local t = {} for i = 1, ${n} do t[i] = s end return { refs = t }`,
   },
@@ -196,6 +196,17 @@ describe('the memory limit beside the matrix', () => {
         [workload()],
       ),
     );
+    expect(err.luaMessage).toBe(MEMORY_ERROR);
+  });
+
+  it("a kube helper's result holding its long namespace many times fails at the budget while it is encoded", async () => {
+    const script = (volumes: number) => `function GetDependencies(obj)
+      local ns = string.format("%1000000s", "") local vols = {}
+      for i = 1, ${volumes} do vols[i] = { name = "v" .. i, configMap = { name = "c" .. i } } end
+      return require("kube").getPodDependencies({ spec = { volumes = vols, containers = { { name = "c", image = "x" } } } }, ns)
+    end`;
+    expect(await rt.call('InterpretDependency', script(1), [workload()])).toHaveLength(1);
+    const err = await failure(rt.call('InterpretDependency', script(50), [workload()]));
     expect(err.luaMessage).toBe(MEMORY_ERROR);
   });
 
