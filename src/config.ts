@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { formatGoDuration, parseGoDuration } from './go/duration.ts';
 import { KindSelectorError, parseKindSelector } from './interpreter/kind-selector.ts';
-import { selectExamples } from './lua/examples.ts';
+import { selectExamples } from './customizations/examples.ts';
 import { defaultWorkerCount } from './isolation/worker-pool.ts';
 
 export interface ServeConfig {

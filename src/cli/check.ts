@@ -1,7 +1,7 @@
 // `check PATH...`: compile-check ResourceInterpreterCustomization files, like `karmadactl interpret --check`.
 import { parseArgs } from 'node:util';
-import type { CustomizationRuntime } from '../lua/interpreter.ts';
-import { checkCustomizationFiles } from '../lua/check.ts';
+import type { CustomizationRuntime } from '../customizations/interpreter.ts';
+import { checkCustomizationFiles } from '../customizations/check.ts';
 
 export const help = `Usage: karmada-interpreter check PATH...
 

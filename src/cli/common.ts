@@ -5,7 +5,7 @@ import { KindSelectorError } from '../interpreter/kind-selector.ts';
 import type { Registry } from '../interpreter/registry.ts';
 import type { LoadedRegistry, RegistryOptions } from '../interpreter/setup.ts';
 import { readYamlDocuments } from '../k8s/yaml-documents.ts';
-import { selectExamples } from '../lua/examples.ts';
+import { selectExamples } from '../customizations/examples.ts';
 
 /** Reads a YAML or JSON file ('-' = stdin) and returns every document. */
 export async function readDocuments(path: string): Promise<unknown[]> {

@@ -7,7 +7,7 @@ import { interpret, type InterpretInput, type InterpretOutcome } from '../interp
 import type { LayerName } from '../interpreter/registry.ts';
 import { caseInput, compareResults, loadTestCases, resultsOf, type TestCase } from '../testcases/cases.ts';
 import { OPERATIONS, type AggregatedStatusItem, type KObject, type Operation } from '../interpreter/types.ts';
-import type { LuaKindInterpreter } from '../lua/interpreter.ts';
+import type { LuaKindInterpreter } from '../customizations/interpreter.ts';
 import { interpretInputOf } from '../protocol/exchange.ts';
 import type { InterpreterRequest } from '../protocol/wire.ts';
 import { envelopeProblem } from '../protocol/schema.ts';

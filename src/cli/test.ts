@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { customizationsBesideTestdata, findTestdataFiles, formatSummary, runCaseInProcess, runTestFiles } from '../testcases/runner.ts';
-import { shippedExamples } from '../lua/examples.ts';
+import { shippedExamples } from '../customizations/examples.ts';
 import { loadRegistry, REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, UsageError } from './common.ts';
 
 export const help = `Usage: karmada-interpreter test [PATH ...] [--customizations DIR ...] [--examples NAMES]

@@ -3,9 +3,9 @@
 // --customizations folders, with Karmada-like precedence: user Lua > built-in TypeScript > built-in Lua.
 import { builtinInterpreters } from '../../interpreters/index.ts';
 import { UntrustedWork, type UntrustedWorkOptions } from '../isolation/untrusted-work.ts';
-import { selectExamples, shippedExamples, type ShippedExample } from '../lua/examples.ts';
-import { loadBuiltinCustomizations, loadCustomizations, type LoadProblem, type LoadResult } from '../lua/loader.ts';
-import { watchCustomizations, type CustomizationWatch } from '../lua/watch.ts';
+import { selectExamples, shippedExamples, type ShippedExample } from '../customizations/examples.ts';
+import { loadBuiltinCustomizations, loadCustomizations, type LoadProblem, type LoadResult } from '../customizations/loader.ts';
+import { watchCustomizations, type CustomizationWatch } from '../customizations/watch.ts';
 import type { RequestContext } from './context.ts';
 import { Registry } from './registry.ts';
 

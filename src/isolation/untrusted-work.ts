@@ -3,7 +3,7 @@
 // memory limit. Failures come back as the errors the in-process code would throw, so the messages Karmada
 // sees name the customization, the function and the limit that was hit.
 import type { StatePreservationRule } from '../interpreter/types.ts';
-import type { CustomizationRuntime, LuaCallOptions } from '../lua/interpreter.ts';
+import type { CustomizationRuntime, LuaCallOptions } from '../customizations/interpreter.ts';
 import { compileCheck } from '../lua/compile-check.ts';
 import { LuaScriptError } from '../lua/errors.ts';
 import type { LuaArgs, LuaOperation, LuaResult } from '../lua/operations.ts';

@@ -9,12 +9,12 @@ import { repairEmptyTables } from './empty-repair.ts';
 import { LuaScriptError } from './errors.ts';
 import { LUA_OPERATIONS, type LuaArgs, type LuaOperation, type LuaResult } from './operations.ts';
 import { LuaState } from './state.ts';
-import type { LuaCallOptions } from './interpreter.ts';
+import type { LuaCallOptions } from '../customizations/interpreter.ts';
 import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from './typed.ts';
 
 export { LuaScriptError } from './errors.ts';
 
-export type { LuaCallOptions } from './interpreter.ts';
+export type { LuaCallOptions } from '../customizations/interpreter.ts';
 
 export interface LuaRuntimeOptions {
   /** Idle states kept for reuse (Karmada: 10). */

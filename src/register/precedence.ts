@@ -9,7 +9,7 @@
 import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { Operation } from '../interpreter/types.ts';
 import type { ServedKind } from '../interpreter/registry.ts';
-import { RIC_KIND } from '../lua/customizations.ts';
+import { RIC_KIND } from '../customizations/parse.ts';
 import { CUSTOMIZATION_RULES } from '../lua/operations.ts';
 import { describeApiError, GROUP, VERSION } from './apply.ts';
 

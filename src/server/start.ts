@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { ServeConfig } from '../config.ts';
 import { createRegistry } from '../interpreter/setup.ts';
-import type { LoadProblem } from '../lua/loader.ts';
+import type { LoadProblem } from '../customizations/loader.ts';
 import { ExchangeRecorder } from '../record/recorder.ts';
 import { serverVersion } from '../record/server-version.ts';
 import type { Registrar } from '../register/registrar.ts';

@@ -1,7 +1,7 @@
 // Finds Karmada-format testdata and runs it through the same dispatch the server uses.
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { BUILTIN_FILE_NAME } from '../lua/files.ts';
+import { BUILTIN_FILE_NAME } from '../customizations/files.ts';
 import { interpret } from '../interpreter/dispatch.ts';
 import type { Registry } from '../interpreter/registry.ts';
 import { caseInput, compareResults, loadTestCases, resultsOf, type CaseResults, type TestCase } from './cases.ts';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { didYouMean } from '../../src/did-you-mean.ts';
 import { filterKinds, parseKindSelector, parseSelectors, selectorName } from '../../src/interpreter/kind-selector.ts';
-import { selectExamples, shippedExamples } from '../../src/lua/examples.ts';
+import { selectExamples, shippedExamples } from '../../src/customizations/examples.ts';
 
 const SERVED = [
   { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' },

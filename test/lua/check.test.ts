@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/check.ts';
-import { alignColumns, checkCustomizationFiles } from '../../src/lua/check.ts';
+import { alignColumns, checkCustomizationFiles } from '../../src/customizations/check.ts';
 import { FakeRuntime } from './fake-runtime.ts';
 
 let dir: string;

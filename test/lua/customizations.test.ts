@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCustomizationFile } from '../../src/lua/customizations.ts';
+import { parseCustomizationFile } from '../../src/customizations/parse.ts';
 
 // Indentation and folding as in Karmada's thirdparty customizations.yaml files.
 const KARMADA_STYLE = `apiVersion: config.karmada.io/v1alpha1

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Registry } from '../../src/interpreter/registry.ts';
 import { caseOperation, compareResults, loadTestCases, type TestCase } from '../../src/testcases/cases.ts';
 import { findTestdataFiles, runCaseInProcess } from '../../src/testcases/runner.ts';
-import { findBuiltinCustomizationFiles } from '../../src/lua/files.ts';
-import { loadBuiltinCustomizations } from '../../src/lua/loader.ts';
+import { findBuiltinCustomizationFiles } from '../../src/customizations/files.ts';
+import { loadBuiltinCustomizations } from '../../src/customizations/loader.ts';
 import { LuaRuntime } from '../../src/lua/runtime.ts';
 
 const runtime = new LuaRuntime({ poolSize: 2 });

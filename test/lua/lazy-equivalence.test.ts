@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseInput, loadTestCases } from '../../src/testcases/cases.ts';
 import { findTestdataFiles } from '../../src/testcases/runner.ts';
-import { parseCustomizationFile } from '../../src/lua/customizations.ts';
+import { parseCustomizationFile } from '../../src/customizations/parse.ts';
 import type { CustomizationField } from '../../src/lua/operations.ts';
 import { LazyEagerPair, type Input } from './lazy-compare.ts';
 import { largeAggregateCase } from '../../bench/cases.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InterpreterError } from '../../src/interpreter/types.ts';
-import { loadCustomizations } from '../../src/lua/loader.ts';
+import { loadCustomizations } from '../../src/customizations/loader.ts';
 import { LuaRuntime } from '../../src/lua/runtime.ts';
 
 const runtime = new LuaRuntime({ poolSize: 2, timeoutMs: 200 });

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { InterpreterError } from '../../src/interpreter/types.ts';
-import { findBuiltinCustomizationFiles } from '../../src/lua/files.ts';
-import { loadCustomizations } from '../../src/lua/loader.ts';
+import { findBuiltinCustomizationFiles } from '../../src/customizations/files.ts';
+import { loadCustomizations } from '../../src/customizations/loader.ts';
 import { FakeLuaScriptError, FakeRuntime } from './fake-runtime.ts';
 
 const WIDGET = { apiVersion: 'example.io/v1', kind: 'Widget' };

@@ -1,7 +1,7 @@
 // uniqueDependencies: Karmada's set of references. Name-based references take a fast key; it must
 // merge and separate exactly the references the canonical (sorted, '' dropped) JSON key does.
 import { describe, expect, it } from 'vitest';
-import { uniqueDependencies } from '../../src/lua/interpreter.ts';
+import { uniqueDependencies } from '../../src/customizations/interpreter.ts';
 import type { DependentObjectReference } from '../../src/interpreter/types.ts';
 
 const ref = (fields: Partial<DependentObjectReference>): DependentObjectReference => ({ apiVersion: 'v1', kind: 'Secret', ...fields });

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { LoadResult } from '../../src/lua/loader.ts';
-import { loadCustomizations } from '../../src/lua/loader.ts';
-import { watchCustomizations, type CustomizationWatch } from '../../src/lua/watch.ts';
+import type { LoadResult } from '../../src/customizations/loader.ts';
+import { loadCustomizations } from '../../src/customizations/loader.ts';
+import { watchCustomizations, type CustomizationWatch } from '../../src/customizations/watch.ts';
 import { FakeRuntime } from './fake-runtime.ts';
 
 const healthRic = (script: string) =>

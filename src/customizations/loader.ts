@@ -1,9 +1,9 @@
 // Loading RIC files into KindInterpreters: find, parse, compile-check, merge, build.
 import { readFileSync } from 'node:fs';
 import type { FailedCustomization } from '../interpreter/registry.ts';
-import type { Customization, ScriptPosition } from './customizations.ts';
-import { foldingHint, parseCustomizationFile, scriptLineText } from './customizations.ts';
-import { CUSTOMIZATION_RULES } from './operations.ts';
+import type { Customization, ScriptPosition } from './parse.ts';
+import { foldingHint, parseCustomizationFile, scriptLineText } from './parse.ts';
+import { CUSTOMIZATION_RULES } from '../lua/operations.ts';
 import { findBuiltinCustomizationFiles, findCustomizationFiles } from './files.ts';
 import type { CustomizationRuntime, LuaInterpreterOptions, LuaKindInterpreter } from './interpreter.ts';
 import { createLuaInterpreter } from './interpreter.ts';
@@ -67,7 +67,7 @@ export async function loadCustomizations(paths: readonly string[], options: Load
 
 /**
  * Loads the built-in customizations: `files`, or every `interpreters/**\/customizations.yaml` outside
- * `testdata` (the shipped examples, src/lua/examples.ts, choose which).
+ * `testdata` (the shipped examples, src/customizations/examples.ts, choose which).
  */
 export async function loadBuiltinCustomizations(options: LoadOptions & { root?: string; files?: readonly string[] }): Promise<LoadResult> {
   return loadFiles(options.files ? [...options.files] : findBuiltinCustomizationFiles(options.root), options);

@@ -6,7 +6,7 @@ import { didYouMean } from '../did-you-mean.ts';
 import type { Operation } from '../interpreter/types.ts';
 import { describeUnknownFields, unknownFields, type Shape } from '../k8s/strict-fields.ts';
 import { readYamlDocumentsWithLines, type LinePositions } from '../k8s/yaml-documents.ts';
-import { CUSTOMIZATION_RULES, type CustomizationField } from './operations.ts';
+import { CUSTOMIZATION_RULES, type CustomizationField } from '../lua/operations.ts';
 
 export const RIC_API_VERSION = 'config.karmada.io/v1alpha1';
 export const RIC_KIND = 'ResourceInterpreterCustomization';

@@ -1,7 +1,7 @@
 // Merging RICs per target exactly as Karmada's declarative config manager does
 // (pkg/resourceinterpreter/customized/declarative/configmanager/{manager.go,accessor.go}).
-import type { Customization, ScriptPosition } from './customizations.ts';
-import { CUSTOMIZATION_RULES, type CustomizationField } from './operations.ts';
+import type { Customization, ScriptPosition } from './parse.ts';
+import { CUSTOMIZATION_RULES, type CustomizationField } from '../lua/operations.ts';
 
 export type SingleScriptField = Exclude<CustomizationField, 'dependencyInterpretation'>;
 

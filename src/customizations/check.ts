@@ -4,8 +4,8 @@
 // it, unknown fields are errors (as `kubectl apply` refuses them) and objects of other kinds are skipped
 // with a warning, exactly as `serve` loads the same folder.
 import { readFileSync } from 'node:fs';
-import { parseCustomizationFile } from './customizations.ts';
-import { CUSTOMIZATION_RULES } from './operations.ts';
+import { parseCustomizationFile } from './parse.ts';
+import { CUSTOMIZATION_RULES } from '../lua/operations.ts';
 import { findCustomizationFiles } from './files.ts';
 import type { CustomizationRuntime } from './interpreter.ts';
 import { compileError } from './loader.ts';

@@ -3,8 +3,8 @@
 import type { DependentObjectReference, KindInterpreter, Operation } from '../interpreter/types.ts';
 import { InterpreterError } from '../interpreter/types.ts';
 import { currentRequestContext, type RequestContext } from '../interpreter/context.ts';
-import { foldingHint, scriptLineText } from './customizations.ts';
-import { CUSTOMIZATION_RULES, LUA_OPERATIONS, type LuaArgs, type LuaOperation, type LuaResult } from './operations.ts';
+import { foldingHint, scriptLineText } from './parse.ts';
+import { CUSTOMIZATION_RULES, LUA_OPERATIONS, type LuaArgs, type LuaOperation, type LuaResult } from '../lua/operations.ts';
 import type { MergedTarget, ScriptSource } from './merge.ts';
 import { compareStrings } from './merge.ts';
 
