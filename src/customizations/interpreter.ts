@@ -4,23 +4,9 @@ import type { DependentObjectReference, KindInterpreter, Operation } from '../in
 import { InterpreterError } from '../interpreter/types.ts';
 import { currentRequestContext, type RequestContext } from '../interpreter/context.ts';
 import { foldingHint, scriptLineText } from './parse.ts';
-import { CUSTOMIZATION_RULES, LUA_OPERATIONS, type LuaArgs, type LuaOperation, type LuaResult } from '../lua/operations.ts';
+import { CUSTOMIZATION_RULES, LUA_OPERATIONS, type LuaArgs, type LuaCallOptions, type LuaOperation, type LuaResult } from '../lua/operations.ts';
 import type { MergedTarget, ScriptSource } from './merge.ts';
 import { compareStrings } from './merge.ts';
-
-export interface LuaCallOptions {
-  timeoutMs?: number;
-  onPrint?: (line: string) => void;
-  /** performance.now() after which the call is not run any more if it is still waiting for a worker. */
-  notAfter?: number;
-  /** Calls waiting for a worker are taken in turn across keys (the customization). */
-  key?: string;
-  /**
-   * The JSON text of the Karmada request whose fields are the call's arguments (operations.ts
-   * `arguments`): a worker parses it instead of the main thread serializing the arguments again.
-   */
-  requestText?: string;
-}
 
 /**
  * What runs the scripts: src/isolation/untrusted-work.ts on worker threads (the server and the CLI), or

@@ -3,10 +3,10 @@
 // memory limit. Failures come back as the errors the in-process code would throw, so the messages Karmada
 // sees name the customization, the function and the limit that was hit.
 import type { StatePreservationRule } from '../interpreter/types.ts';
-import type { CustomizationRuntime, LuaCallOptions } from '../customizations/interpreter.ts';
+import type { CustomizationRuntime } from '../customizations/interpreter.ts';
 import { compileCheck } from '../lua/compile-check.ts';
 import { LuaScriptError } from '../lua/errors.ts';
-import type { LuaArgs, LuaOperation, LuaResult } from '../lua/operations.ts';
+import type { LuaArgs, LuaCallOptions, LuaOperation, LuaResult } from '../lua/operations.ts';
 import type { PreservationResult } from '../preservation/evaluate.ts';
 import type { UntrustedWorkerData, WorkerReply } from './protocol.ts';
 import { defaultWorkerCount, WorkerPool, WorkerTaskError, type Answer, type StopReason } from './worker-pool.ts';

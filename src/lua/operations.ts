@@ -48,6 +48,21 @@ export const CUSTOMIZATION_RULES = Object.entries(LUA_OPERATIONS).map(([operatio
   { [O in LuaOperation]: (typeof LUA_OPERATIONS)[O] & { operation: O } }[LuaOperation]
 >;
 
+/** How one call runs: its deadline, where its `print` lines go, its turn among waiting calls, its request. */
+export interface LuaCallOptions {
+  timeoutMs?: number;
+  onPrint?: (line: string) => void;
+  /** performance.now() after which the call is not run any more if it is still waiting for a worker. */
+  notAfter?: number;
+  /** Calls waiting for a worker are taken in turn across keys (the customization). */
+  key?: string;
+  /**
+   * The JSON text of the Karmada request whose fields are the call's arguments (`arguments`
+   * above): a worker parses it instead of the main thread serializing the arguments again.
+   */
+  requestText?: string;
+}
+
 /** The arguments of an operation's Lua function, read from a Karmada request (the worker's side of a hand-off). */
 export function argumentsFromRequest(operation: LuaOperation, request: Partial<Record<RequestField, unknown>>): unknown[] {
   return LUA_OPERATIONS[operation].arguments.map((field) => request[field]);

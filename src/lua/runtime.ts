@@ -7,14 +7,13 @@ import { pushInterned } from './lazy.ts';
 import { LuaEncodeError, encodeLuaValue, encodeLuaValueDroppingEmptyTables, lastEncodingHadEmptyTables } from './convert.ts';
 import { repairEmptyTables } from './empty-repair.ts';
 import { LuaScriptError } from './errors.ts';
-import { LUA_OPERATIONS, type LuaArgs, type LuaOperation, type LuaResult } from './operations.ts';
+import { LUA_OPERATIONS, type LuaArgs, type LuaCallOptions, type LuaOperation, type LuaResult } from './operations.ts';
 import { LuaState } from './state.ts';
-import type { LuaCallOptions } from '../customizations/interpreter.ts';
 import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from './typed.ts';
 
 export { LuaScriptError } from './errors.ts';
 
-export type { LuaCallOptions } from '../customizations/interpreter.ts';
+export type { LuaCallOptions } from './operations.ts';
 
 export interface LuaRuntimeOptions {
   /** Idle states kept for reuse (Karmada: 10). */

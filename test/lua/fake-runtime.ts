@@ -1,7 +1,7 @@
 // A stand-in for src/lua/runtime.ts LuaRuntime: answers each script from a table, records every call,
 // and fails compileCheck for scripts containing "SYNTAX ERROR" the way the real runtime reports it.
-import type { CustomizationRuntime, LuaCallOptions } from '../../src/customizations/interpreter.ts';
-import { LUA_OPERATIONS, type LuaArgs, type LuaOperation, type LuaResult } from '../../src/lua/operations.ts';
+import type { CustomizationRuntime } from '../../src/customizations/interpreter.ts';
+import { LUA_OPERATIONS, type LuaArgs, type LuaCallOptions, type LuaOperation, type LuaResult } from '../../src/lua/operations.ts';
 
 export class FakeLuaScriptError extends Error {
   luaMessage: string;
