@@ -1,10 +1,10 @@
 // Compiling a script as gopher-lua would (Lua 5.1 escapes, Lua 5.3 operators refused), for the runtime's
 // states and for checks without running it, as Karmada's admission check and `karmadactl interpret
 // --check` do (LoadString): the latter on the main thread, since it only parses configuration.
-import { lauxlib, lua, to_luastring } from './fengari.ts';
+import { lauxlib, lua, to_luastring } from './engine/fengari.ts';
 import { LuaScriptError } from './errors.ts';
 import { luaToJsString } from './sandbox.ts';
-import { firstCompileError, toLua53Source } from './source.ts';
+import { firstCompileError, toLua53Source } from './gopher/source.ts';
 
 const CHUNK_NAME = to_luastring('=<string>');
 let state: unknown;

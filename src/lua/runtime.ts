@@ -2,14 +2,14 @@
 // function names and result counts per operation, result conversion as ConvertLuaResultInto, a
 // per-call deadline, a bounded pool of sandboxed states and a compile-once cache.
 import type { AggregatedStatusItem, Component, DependentObjectReference, KObject, ReplicaRequirements } from '../interpreter/types.ts';
-import { lua } from './fengari.ts';
-import { pushInterned } from './lazy.ts';
-import { LuaEncodeError, encodeLuaValue, encodeLuaValueDroppingEmptyTables, lastEncodingHadEmptyTables } from './convert.ts';
-import { repairEmptyTables } from './empty-repair.ts';
+import { lua } from './engine/fengari.ts';
+import { pushInterned } from './karmada/lazy.ts';
+import { LuaEncodeError, encodeLuaValue, encodeLuaValueDroppingEmptyTables, lastEncodingHadEmptyTables } from './karmada/convert.ts';
+import { repairEmptyTables } from './karmada/empty-repair.ts';
 import { LuaScriptError } from './errors.ts';
 import { LUA_OPERATIONS, type LuaArgs, type LuaCallOptions, type LuaOperation, type LuaResult } from './operations.ts';
 import { LuaState } from './state.ts';
-import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from './typed.ts';
+import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from './karmada/typed.ts';
 
 export { LuaScriptError } from './errors.ts';
 

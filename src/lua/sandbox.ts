@@ -15,15 +15,15 @@ import {
   tableEntries,
   to_luastring,
   type LuaTable,
-} from './fengari.ts';
+} from './engine/fengari.ts';
 import { goFrexp, goIntOf, goLdexp, goModf, goPow } from '../go/math.ts';
 import { decodeRune, encodeRune } from '../go/utf8.ts';
-import { formatArgumentCount, luaStringFormat, type FormatArg } from './string-format.ts';
-import { luaNumberToString } from './numbers.ts';
-import { openKube } from './kube.ts';
-import { materialize, pushInterned } from './lazy.ts';
-import { OS_FUNCTIONS } from './os-lib.ts';
-import { gopherToNumber } from './to-number.ts';
+import { formatArgumentCount, luaStringFormat, type FormatArg } from './gopher/string-format.ts';
+import { luaNumberToString } from './gopher/numbers.ts';
+import { openKube } from './karmada/kube.ts';
+import { materialize, pushInterned } from './karmada/lazy.ts';
+import { OS_FUNCTIONS } from './gopher/os.ts';
+import { gopherToNumber } from './gopher/to-number.ts';
 
 type CFunction = (L: any) => number;
 const utf8 = new TextDecoder('utf-8', { fatal: false });

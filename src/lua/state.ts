@@ -14,12 +14,12 @@ import {
   to_luastring,
   writtenSinceChecked,
   type LuaTable,
-} from './fengari.ts';
+} from './engine/fengari.ts';
 import { openSandbox, luaToJsString, pushFreshGlobals, type SandboxHandles } from './sandbox.ts';
 import { LuaScriptError } from './errors.ts';
 import { loadScript } from './compile-check.ts';
-import { createLazyMetatable, pushLazyJson, useLazyResults } from './lazy.ts';
-import { pushJson } from './convert.ts';
+import { createLazyMetatable, pushLazyJson, useLazyResults } from './karmada/lazy.ts';
+import { pushJson } from './karmada/convert.ts';
 
 /** Instructions between two deadline checks: often enough to stop a loop within milliseconds of its deadline. */
 const HOOK_INSTRUCTIONS = 1000;

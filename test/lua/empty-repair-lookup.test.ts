@@ -2,7 +2,7 @@
 // all their empty fields only after many lookups). Random encodings and references, against a direct
 // implementation of Karmada's collect-then-decide algorithm. Fixed seed.
 import { describe, expect, it } from 'vitest';
-import { repairEmptyTables } from '../../src/lua/empty-repair.ts';
+import { repairEmptyTables } from '../../src/lua/karmada/empty-repair.ts';
 
 let seed = 20261123;
 const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;

@@ -1,7 +1,7 @@
 // Direct golden tests of the two pure steps of ConvertLuaResultInto after encoding.
 import { describe, expect, it } from 'vitest';
-import { repairEmptyTables } from '../../src/lua/empty-repair.ts';
-import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from '../../src/lua/typed.ts';
+import { repairEmptyTables } from '../../src/lua/karmada/empty-repair.ts';
+import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from '../../src/lua/karmada/typed.ts';
 
 describe('repairEmptyTables', () => {
   const reference = {

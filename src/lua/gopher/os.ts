@@ -1,7 +1,7 @@
 // Karmada's safe os library (pkg/util/lifted/lua/oslib_safe.go, from Argo CD / gopher-lua): only
 // os.time and os.date, with its strftime subset mapped onto Go time layouts. Ported with its quirks
 // (%a prints "mon" because "mon" is not a Go layout token; a second argument to os.date drops "!").
-import { guardAllocation, lua, lauxlib, newString, pushString, to_luastring } from './fengari.ts';
+import { guardAllocation, lua, lauxlib, newString, pushString, to_luastring } from '../engine/fengari.ts';
 
 type CFunction = (L: any) => number;
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

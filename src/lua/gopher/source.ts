@@ -10,7 +10,7 @@
 // - finds what gopher-lua refuses and fengari runs (5.3 operators, hexadecimal floats, binary numerals,
 //   a statement after `break`), so that a script Karmada would not compile does not compile here either.
 
-import { LuaScriptError } from './errors.ts';
+import { LuaScriptError } from '../errors.ts';
 
 const GOPHER_ESCAPES = new Set(['a', 'b', 'f', 'n', 'r', 't', 'v', '\\', '"', "'", '\n', '\r']);
 

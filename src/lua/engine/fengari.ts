@@ -5,8 +5,8 @@
 // a call). Nothing here rewrites fengari's source: the one change to it is patches/fengari+0.1.5.patch,
 // applied by patch-package when `npm ci` installs it (docs/decisions/0010).
 import { createRequire } from 'node:module';
-import { goParseNumber } from './to-number.ts';
-import { luaNumberToString } from './numbers.ts';
+import { goParseNumber } from '../gopher/to-number.ts';
+import { luaNumberToString } from '../gopher/numbers.ts';
 
 const require = createRequire(import.meta.url);
 

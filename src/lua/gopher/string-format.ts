@@ -2,8 +2,8 @@
 // over the Lua values, which are fmt.Formatters or Stringers (value.go: LNumber.Format and
 // LString.Format re-enter fmt as int64, float64 or string with the same flags; LBool, LNilType and the
 // reference types print their String()). This file is that mapping; the formatting itself is Go's.
-import { goSprintf, type ArgPrinter, type Printer } from '../go/fmt.ts';
-import { goInt64 } from '../go/math.ts';
+import { goSprintf, type ArgPrinter, type Printer } from '../../go/fmt.ts';
+import { goInt64 } from '../../go/math.ts';
 import { isGoInteger, luaNumberToString } from './numbers.ts';
 import { goParseNumber } from './to-number.ts';
 

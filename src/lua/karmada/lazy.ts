@@ -24,7 +24,7 @@ import {
   type LuaString,
   type LuaTable,
   type LuaValue,
-} from './fengari.ts';
+} from '../engine/fengari.ts';
 
 // Materialization writes entries into fengari's table objects directly: through the API every entry
 // is two pushes and a lua_rawset, and luaH_setfrom hashes, looks up and clears dead keys per entry.

@@ -2,10 +2,10 @@
 // []Component, []DependentObjectReference), then re-marshalling them as Go would: field names match
 // case-insensitively, unknown fields are ignored, int32/int64 fields reject fractions, Quantity fields
 // accept strings or numbers and come out canonical, omitempty fields disappear when empty.
-import { setOwn } from '../interpreter/copy.ts';
-import { Quantity } from '../k8s/quantity.ts';
-import { goSprintFloat } from '../go/fmt.ts';
-import { goJsonFloat } from '../go/json.ts';
+import { setOwn } from '../../interpreter/copy.ts';
+import { Quantity } from '../../k8s/quantity.ts';
+import { goSprintFloat } from '../../go/fmt.ts';
+import { goJsonFloat } from '../../go/json.ts';
 
 type Schema =
   | { kind: 'string' }

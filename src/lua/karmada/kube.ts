@@ -1,12 +1,12 @@
 // Karmada's `kube` Lua module (luavm/kube.go): quantity arithmetic and pod-template helpers backed by
 // the same exact Kubernetes code the TypeScript modules use (src/k8s).
-import { guardAllocation, lua, lauxlib, to_luastring } from './fengari.ts';
-import { Quantity } from '../k8s/quantity.ts';
-import { karmadaPodDependencies } from '../k8s/pod-dependencies.ts';
-import { karmadaPodRequirements } from '../k8s/pod-requirements.ts';
+import { guardAllocation, lua, lauxlib, to_luastring } from '../engine/fengari.ts';
+import { Quantity } from '../../k8s/quantity.ts';
+import { karmadaPodDependencies } from '../../k8s/pod-dependencies.ts';
+import { karmadaPodRequirements } from '../../k8s/pod-requirements.ts';
 import { encodeLuaValueDroppingEmptyTables, pushJson } from './convert.ts';
 import { lazyResultsMetaRef, pushLazyJson } from './lazy.ts';
-import { luaNumberToString } from './numbers.ts';
+import { luaNumberToString } from '../gopher/numbers.ts';
 
 type CFunction = (L: any) => number;
 const utf8 = new TextDecoder('utf-8', { fatal: false });

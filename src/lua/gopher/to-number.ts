@@ -4,8 +4,8 @@
 // "1E5" are nil (ParseInt rejects exponents), "0x1p4" is nil, "1.5" with base 16 is 1.5, an
 // integer beyond int64 is nil, and a number argument comes back unchanged whatever the base.
 // The parsers are Go's (src/go/strconv.ts); this file is gopher-lua's use of them.
-import { goParseFloat, goParseInt } from '../go/strconv.ts';
-import { lua, lauxlib, to_luastring } from './fengari.ts';
+import { goParseFloat, goParseInt } from '../../go/strconv.ts';
+import { lua, lauxlib, to_luastring } from '../engine/fengari.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 

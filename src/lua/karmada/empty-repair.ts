@@ -5,7 +5,7 @@
 // so a parent emptied by deletions stays (as `{}` or `[]`). Paths are compared as key lists, which is
 // what Karmada intends (its dotted strings mis-handle keys containing "." or ":").
 
-import { setOwn } from '../interpreter/copy.ts';
+import { setOwn } from '../../interpreter/copy.ts';
 
 type Json = unknown;
 

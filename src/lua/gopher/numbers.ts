@@ -1,7 +1,7 @@
 // Lua 5.1 / gopher-lua number semantics on top of fengari (Lua 5.3, 32-bit integers).
 // gopher-lua has only float64 numbers and prints them with Go's fmt; scripts written for Karmada
 // rely on that (`tostring(3) == "3"`, `"x" .. 1e15 == "x1000000000000000"`, no integer wrap).
-import { goSprintFloat } from '../go/fmt.ts';
+import { goSprintFloat } from '../../go/fmt.ts';
 
 const TWO_POW_63 = 2 ** 63;
 

@@ -1,8 +1,8 @@
 // JS <-> Lua value conversion with gopher-json semantics (Karmada marshals objects to JSON and
 // decodes them with layeh.com/gopher-json; results are encoded back with gopher-json's Encode).
-import { guardAllocation, lua, lauxlib, tableAt, type LuaString, type LuaTable, type LuaValue } from './fengari.ts';
+import { guardAllocation, lua, lauxlib, tableAt, type LuaString, type LuaTable, type LuaValue } from '../engine/fengari.ts';
 import { lazyValueOf, luaRoundTrip, pushInterned, pushScalar } from './lazy.ts';
-import { setOwn } from '../interpreter/copy.ts';
+import { setOwn } from '../../interpreter/copy.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
