@@ -1,9 +1,9 @@
 // Compiling a script as gopher-lua would (Lua 5.1 escapes, Lua 5.3 operators refused), for the runtime's
 // states and for checks without running it, as Karmada's admission check and `karmadactl interpret
 // --check` do (LoadString): the latter on the main thread, since it only parses configuration.
-import { lauxlib, lua, to_luastring } from './engine/fengari.ts';
+import { lauxlib, lua, to_luastring } from './engine/index.ts';
 import { LuaScriptError } from './errors.ts';
-import { luaToJsString } from './sandbox.ts';
+import { luaToJsString } from './gopher/args.ts';
 import { firstCompileError, toLua53Source } from './gopher/source.ts';
 
 const CHUNK_NAME = to_luastring('=<string>');

@@ -2,7 +2,7 @@
 // function names and result counts per operation, result conversion as ConvertLuaResultInto, a
 // per-call deadline, a bounded pool of sandboxed states and a compile-once cache.
 import type { AggregatedStatusItem, Component, DependentObjectReference, KObject, ReplicaRequirements } from '../interpreter/types.ts';
-import { lua } from './engine/fengari.ts';
+import { lua } from './engine/index.ts';
 import { pushInterned } from './karmada/lazy.ts';
 import { LuaEncodeError, encodeLuaValue, encodeLuaValueDroppingEmptyTables, lastEncodingHadEmptyTables } from './karmada/convert.ts';
 import { repairEmptyTables } from './karmada/empty-repair.ts';

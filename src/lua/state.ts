@@ -3,6 +3,7 @@
 // changed in the shared library tables.
 import { getHeapStatistics } from 'node:v8';
 import {
+  fingerprint,
   forgetTableCaches,
   lua,
   lauxlib,
@@ -10,12 +11,13 @@ import {
   observeStringAllocations,
   setAllocationGuard,
   tableAt,
-  tableEntries,
   to_luastring,
-  writtenSinceChecked,
+  unchangedSince,
   type LuaTable,
-} from './engine/fengari.ts';
-import { openSandbox, luaToJsString, pushFreshGlobals, type SandboxHandles } from './sandbox.ts';
+  type TableFingerprint,
+} from './engine/index.ts';
+import { luaToJsString } from './gopher/args.ts';
+import { openSandbox, pushFreshGlobals, type SandboxHandles } from './sandbox.ts';
 import { LuaScriptError } from './errors.ts';
 import { loadScript } from './compile-check.ts';
 import { createLazyMetatable, pushLazyJson, useLazyResults } from './karmada/lazy.ts';
@@ -44,7 +46,7 @@ export type CallBody = (L: any) => void;
 
 interface TableSnapshot {
   table: LuaTable;
-  entries: Array<[unknown, number, unknown]>;
+  entries: TableFingerprint;
   shadowRef: number;
   ref: number;
 }
@@ -122,7 +124,7 @@ export class LuaState {
     return { ref, cached: false };
   }
 
-  /** Pushes a call argument: lazily (lazy.ts), or eagerly (the reference conversion, for tests). */
+  /** Pushes a call argument: lazily (karmada/lazy.ts), or eagerly (the reference conversion, for tests). */
   pushArgument(value: unknown): void {
     if (this.eagerConversion) pushJson(this.L, value);
     else pushLazyJson(this.L, value, this.lazyMetaRef);
@@ -213,7 +215,7 @@ export class LuaState {
   // since: reading the heap statistics costs a few microseconds, so small allocations are only counted
   // and the heap is read when they add up (or when they would pass the budget by the count), while a
   // large one reads it first and fails if it does not fit. fengari's concatenation, string buffers and
-  // string functions, and the builtins written here (fengari.ts guardAllocation), call the allocation
+  // string functions, and the builtins written here (engine guardAllocation), call the allocation
   // guard before they allocate; the strings fengari creates are counted once made; the count hook reads
   // the heap every few thousand instructions.
 
@@ -279,9 +281,9 @@ export class LuaState {
 
   // --- protecting the shared library tables -------------------------------------------------------
   // Scripts may assign into string/table/math/os/package/kube or the base table (Karmada allows it and
-  // keeps the change in its pooled state). After every call each table is compared with a snapshot of
+  // keeps the change in its pooled state). After every call each table is compared with a fingerprint of
   // its entries and only a changed table is rebuilt, through the public API, from a shadow copy. A table
-  // not written since its last check (fengari.ts writtenSinceChecked) is skipped without comparing.
+  // not written since its last check (engine markChecked) is not compared entry by entry.
 
   private snapshot(ref: number): TableSnapshot {
     const L = this.L;
@@ -296,27 +298,13 @@ export class LuaState {
     }
     const shadowRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
     lua.lua_pop(L, 1);
-    const entries: Array<[unknown, number, unknown]> = [];
-    for (const [hash, entry] of tableEntries(table)) entries.push([hash, entry.value.type, entry.value.value]);
-    return { table, entries, shadowRef, ref };
-  }
-
-  private isUnchanged(snapshot: TableSnapshot): boolean {
-    const table = snapshot.table;
-    const strong = tableEntries(table);
-    if (strong.size !== snapshot.entries.length) return false;
-    if (!writtenSinceChecked(table)) return true;
-    for (const [hash, type, value] of snapshot.entries) {
-      const entry = strong.get(hash);
-      if (entry === undefined || entry.value.type !== type || entry.value.value !== value) return false;
-    }
-    return true;
+    return { table, entries: fingerprint(table), shadowRef, ref };
   }
 
   private restoreProtectedTables(): void {
     const L = this.L;
     for (const snapshot of this.snapshots) {
-      if (this.isUnchanged(snapshot)) continue;
+      if (unchangedSince(snapshot.table, snapshot.entries)) continue;
       lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, snapshot.ref);
       const keys: number[] = [];
       lua.lua_pushnil(L);
@@ -341,9 +329,7 @@ export class LuaState {
       }
       lua.lua_settop(L, 0);
       // Entries were re-created: take a fresh fingerprint.
-      const entries: Array<[unknown, number, unknown]> = [];
-      for (const [hash, entry] of tableEntries(snapshot.table)) entries.push([hash, entry.value.type, entry.value.value]);
-      snapshot.entries = entries;
+      snapshot.entries = fingerprint(snapshot.table);
     }
     for (const snapshot of this.snapshots) markChecked(snapshot.table);
   }

@@ -6,16 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  guardAllocation,
-  lauxlib,
-  lua,
-  lualib,
-  observeStringAllocations,
-  setAllocationGuard,
-  to_jsstring,
-  to_luastring,
-} from '../../src/lua/engine/fengari.ts';
+import { guardAllocation, lauxlib, lua, lualib, observeStringAllocations, setAllocationGuard, to_jsstring, to_luastring } from '../../src/lua/engine/index.ts';
 
 const require = createRequire(import.meta.url);
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -1,4 +1,4 @@
-// Lazy argument conversion (src/lua/lazy.ts) against the eager reference (pushJson): every Lua script we
+// Lazy argument conversion (src/lua/karmada/lazy.ts) against the eager reference (pushJson): every Lua script we
 // have (interpreters/**/customizations.yaml, bench/customizations), on every input we have (all
 // Karmada-format testdata cases under interpreters/ and test/, every recorded request under
 // test/fixtures, the bench's 50-cluster AggregateStatus), must give the same result, error and prints.

@@ -1,7 +1,7 @@
 // `#t` is gopher-lua's LTable.Len (table.go): the largest positive integer key below MaxArrayIndex (2^26)
-// holding a non-nil value. fengari.ts computes it incrementally (a cache per table, updated from appended
-// entries and a downward search after deletions); these tests drive random writes, deletions, appends, pops
-// and table.insert/remove, and compare every `#t` with a full scan done in Lua.
+// holding a non-nil value. src/lua/engine/gopher-tables.ts computes it incrementally (a cache per table,
+// updated from appended entries and a downward search after deletions); these tests drive random writes,
+// deletions, appends, pops and table.insert/remove, and compare every `#t` with a full scan done in Lua.
 import { afterAll, describe, expect, it } from 'vitest';
 import { LuaRuntime } from '../../src/lua/runtime.ts';
 import { reflectScript, workload } from './helpers.ts';

@@ -1,9 +1,9 @@
 // Karmada's safe os library (pkg/util/lifted/lua/oslib_safe.go, from Argo CD / gopher-lua): only
 // os.time and os.date, with its strftime subset mapped onto Go time layouts. Ported with its quirks
 // (%a prints "mon" because "mon" is not a Go layout token; a second argument to os.date drops "!").
-import { guardAllocation, lua, lauxlib, newString, pushString, to_luastring } from '../engine/fengari.ts';
+import { guardAllocation, lua, lauxlib, to_luastring } from '../engine/index.ts';
+import { pushBytes, type CFunction } from './args.ts';
 
-type CFunction = (L: any) => number;
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -190,12 +190,9 @@ const osDate: CFunction = (L) => {
       return 1;
     }
   }
-  pushString(
+  pushBytes(
     L,
-    newString(
-      L,
-      strftime(partsOf(date, utc), format, (bytes) => guardAllocation(L, bytes)),
-    ),
+    strftime(partsOf(date, utc), format, (bytes) => guardAllocation(L, bytes)),
   );
   return 1;
 };

@@ -4,8 +4,7 @@
 // reference types print their String()). This file is that mapping; the formatting itself is Go's.
 import { goSprintf, type ArgPrinter, type Printer } from '../../go/fmt.ts';
 import { goInt64 } from '../../go/math.ts';
-import { isGoInteger, luaNumberToString } from './numbers.ts';
-import { goParseNumber } from './to-number.ts';
+import { goParseNumber, isGoInteger, luaNumberToString } from './numbers.ts';
 
 export type FormatArg =
   | { type: 'number'; value: number }

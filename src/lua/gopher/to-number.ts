@@ -3,28 +3,12 @@
 // in the given base (10 by default, 16 after a "0x" prefix when no base is given). So "1e3" and
 // "1E5" are nil (ParseInt rejects exponents), "0x1p4" is nil, "1.5" with base 16 is 1.5, an
 // integer beyond int64 is nil, and a number argument comes back unchanged whatever the base.
-// The parsers are Go's (src/go/strconv.ts); this file is gopher-lua's use of them.
-import { goParseFloat, goParseInt } from '../../go/strconv.ts';
-import { lua, lauxlib, to_luastring } from '../engine/fengari.ts';
+import { goParseFloat } from '../../go/strconv.ts';
+import { lua, lauxlib } from '../engine/index.ts';
+import { typeError } from './args.ts';
+import { goParseIntNumber } from './numbers.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
-
-/** strconv.ParseInt as a float64 (LNumber), or undefined where Go returns an error. */
-function parseIntNumber(s: string, base: number): number | undefined {
-  const value = goParseInt(s, base);
-  return value === undefined ? undefined : Number(value);
-}
-
-/**
- * gopher-lua parseNumber (utils.go), used for numerals in source and for strings coerced to numbers
- * (arithmetic, number arguments of library functions): trimmed of " \t\n", then ParseInt with base
- * 0 (so "0x10" is 16, "010" is octal 8, "0b101" is 5, "1_000" is 1000), else ParseFloat. A numeral in
- * source comes here as gopher-lua's lexer cuts it (source.ts: source `010` arrives as "10").
- */
-export function goParseNumber(input: string): number | undefined {
-  const s = input.replace(/^[ \t\n]+|[ \t\n]+$/g, '');
-  return parseIntNumber(s, 0) ?? goParseFloat(s);
-}
 
 /** gopher-lua baseToNumber. */
 export function gopherToNumber(L: any): number {
@@ -34,10 +18,7 @@ export function gopherToNumber(L: any): number {
   let base = 10;
   if (!noBase) {
     // OptInt: a number (truncated, as Go's int(LNumber)); anything else is a type error.
-    if (baseType !== lua.LUA_TNUMBER) {
-      const got = utf8.decode(lua.lua_typename(L, baseType));
-      lauxlib.luaL_argerror(L, 2, to_luastring(`number expected, got ${got}`));
-    }
+    if (baseType !== lua.LUA_TNUMBER) typeError(L, 2, 'number');
     base = Math.trunc(lua.lua_tonumber(L, 2));
   }
   switch (lua.lua_type(L, 1)) {
@@ -51,7 +32,7 @@ export function gopherToNumber(L: any): number {
         result = goParseFloat(str);
       } else {
         if (noBase && str.toLowerCase().startsWith('0x')) [base, str] = [16, str.slice(2)];
-        result = parseIntNumber(str, base);
+        result = goParseIntNumber(str, base);
       }
       if (result === undefined) lua.lua_pushnil(L);
       else lua.lua_pushnumber(L, result);

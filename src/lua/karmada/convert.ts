@@ -1,7 +1,26 @@
 // JS <-> Lua value conversion with gopher-json semantics (Karmada marshals objects to JSON and
 // decodes them with layeh.com/gopher-json; results are encoded back with gopher-json's Encode).
-import { guardAllocation, lua, lauxlib, tableAt, type LuaString, type LuaTable, type LuaValue } from '../engine/fengari.ts';
-import { lazyValueOf, luaRoundTrip, pushInterned, pushScalar } from './lazy.ts';
+import {
+  booleanOf,
+  entryKey,
+  entryValue,
+  firstEntry,
+  guardAllocation,
+  lazyValueOf,
+  lua,
+  lauxlib,
+  nextEntry,
+  numberOf,
+  stringBytes,
+  stringOf,
+  tableAt,
+  tableOf,
+  typeOf,
+  type LuaString,
+  type LuaTable,
+  type LuaValue,
+} from '../engine/index.ts';
+import { luaRoundTrip, pushInterned, pushScalar } from './lazy.ts';
 import { setOwn } from '../../interpreter/copy.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
@@ -120,24 +139,24 @@ const JSON_BYTES_PER_BYTE = 4;
 const BYTES_PER_RESERVATION = 64 * 1024;
 /** The Lua state whose value is being encoded, and the string bytes met so far. */
 let counting: unknown;
-let stringBytes = 0;
+let stringBytesMet = 0;
 let decodedSinceReserved = 0;
 let countedSinceReserved = 0;
 
 function startCounting(L: unknown): void {
   counting = L;
-  stringBytes = decodedSinceReserved = countedSinceReserved = 0;
+  stringBytesMet = decodedSinceReserved = countedSinceReserved = 0;
 }
 
 /** Counts a string about to be encoded: its bytes, decoded from a Lua string or not (a JS value's). */
 function countString(bytes: number, decoded: boolean): void {
-  stringBytes += bytes;
+  stringBytesMet += bytes;
   if (decoded) decodedSinceReserved += bytes;
   countedSinceReserved += bytes;
   if (countedSinceReserved < BYTES_PER_RESERVATION) return;
   const decoding = decodedSinceReserved;
   countedSinceReserved = decodedSinceReserved = 0;
-  guardAllocation(counting, DECODED_BYTES_PER_BYTE * decoding + JSON_BYTES_PER_BYTE * stringBytes);
+  guardAllocation(counting, DECODED_BYTES_PER_BYTE * decoding + JSON_BYTES_PER_BYTE * stringBytesMet);
 }
 
 /** A value that is not a table, at a stack index. */
@@ -166,12 +185,13 @@ function typeName(L: unknown, type: number): string {
   return utf8.decode(lua.lua_typename(L, type));
 }
 
-// Tables are walked on fengari's table objects (the entry list lua_next walks, in the same order)
-// instead of through the stack API: lua_next plus a push and pop per entry were most of the encoding.
+// Tables are walked through their entries (engine firstEntry/nextEntry, in insertion order: the keys are
+// sorted afterwards) instead of through the stack API: lua_next plus a push and pop per entry were most of
+// the encoding.
 
 /** A key's text: decoded once per fengari string object (keys repeat: interned on push, script constants). */
-function keyText(tstring: LuaString): string {
-  const bytes = tstring.realstring;
+function keyText(key: LuaString): string {
+  const bytes = stringBytes(key);
   let text = decodedStrings.get(bytes);
   if (text === undefined) {
     text = utf8.decode(bytes);
@@ -180,23 +200,24 @@ function keyText(tstring: LuaString): string {
   return text;
 }
 
-/** A table entry's value (a fengari TValue), as encodeAt would encode it on the stack. */
-function encodeTValue(L: unknown, value: LuaValue, visited: Set<unknown>, depth: number, drop: boolean): unknown {
-  switch (
-    value.type & 0x0f // lua_type: the type without its variant bits
-  ) {
+/** A table entry's value, as encodeAt would encode it on the stack. */
+function encodeValue(L: unknown, value: LuaValue, visited: Set<unknown>, depth: number, drop: boolean): unknown {
+  const type = typeOf(value);
+  switch (type) {
     case lua.LUA_TBOOLEAN:
-      return value.value;
+      return booleanOf(value);
     case lua.LUA_TNUMBER:
-      return finite(value.value);
-    case lua.LUA_TSTRING:
-      countString(value.value.realstring.length, true);
-      return utf8.decode(value.value.realstring);
+      return finite(numberOf(value));
+    case lua.LUA_TSTRING: {
+      const bytes = stringBytes(stringOf(value));
+      countString(bytes.length, true);
+      return utf8.decode(bytes);
+    }
     case lua.LUA_TTABLE:
       if (depth >= MAX_DEPTH) throw new LuaEncodeError('exceeded max depth');
-      return encodeTable(L, value.value, visited, depth + 1, drop);
+      return encodeTable(L, tableOf(value), visited, depth + 1, drop);
     default: // nil is never stored in a table
-      throw new LuaEncodeError(`cannot encode ${typeName(L, value.type & 0x0f)} to JSON`);
+      throw new LuaEncodeError(`cannot encode ${typeName(L, type)} to JSON`);
   }
 }
 
@@ -211,13 +232,15 @@ function encodeTable(L: unknown, table: LuaTable, visited: Set<unknown>, depth: 
   const numberEntries: Array<[number, unknown]> = [];
   const stringEntries: Array<[string, unknown]> = [];
   let invalidKey = false;
-  for (let entry = table.f; entry !== undefined; entry = entry.n) {
-    const keyType = entry.key.type & 0x0f;
+  for (let entry = firstEntry(table); entry !== undefined; entry = nextEntry(entry)) {
+    const key = entryKey(entry);
+    const keyType = typeOf(key);
     if (keyType === lua.LUA_TNUMBER) {
-      numberEntries.push([entry.key.value, encodeTValue(L, entry.value, visited, depth, drop)]);
+      numberEntries.push([numberOf(key), encodeValue(L, entryValue(entry), visited, depth, drop)]);
     } else if (keyType === lua.LUA_TSTRING) {
-      countString(entry.key.value.realstring.length, true);
-      stringEntries.push([keyText(entry.key.value), encodeTValue(L, entry.value, visited, depth, drop)]);
+      const text = stringOf(key);
+      countString(stringBytes(text).length, true);
+      stringEntries.push([keyText(text), encodeValue(L, entryValue(entry), visited, depth, drop)]);
     } else {
       invalidKey = true;
     }

@@ -1,28 +1,15 @@
 // Karmada's `kube` Lua module (luavm/kube.go): quantity arithmetic and pod-template helpers backed by
 // the same exact Kubernetes code the TypeScript modules use (src/k8s).
-import { guardAllocation, lua, lauxlib, to_luastring } from '../engine/fengari.ts';
+import { guardAllocation, lua, to_luastring } from '../engine/index.ts';
 import { Quantity } from '../../k8s/quantity.ts';
 import { karmadaPodDependencies } from '../../k8s/pod-dependencies.ts';
 import { karmadaPodRequirements } from '../../k8s/pod-requirements.ts';
 import { encodeLuaValueDroppingEmptyTables, pushJson } from './convert.ts';
 import { lazyResultsMetaRef, pushLazyJson } from './lazy.ts';
+import { raise, typeErrorIn, type CFunction } from '../gopher/args.ts';
 import { luaNumberToString } from '../gopher/numbers.ts';
 
-type CFunction = (L: any) => number;
 const utf8 = new TextDecoder('utf-8', { fatal: false });
-
-function raise(L: any, message: string): never {
-  lauxlib.luaL_error(L, to_luastring(message.replace(/%/g, '%%')));
-  throw new Error('unreachable');
-}
-
-function typeName(L: any, index: number): string {
-  return utf8.decode(lua.lua_typename(L, lua.lua_type(L, index)));
-}
-
-function typeError(L: any, arg: number, fn: string, expected: string): never {
-  return raise(L, `bad argument #${arg} to ${fn} (${expected} expected, got ${typeName(L, arg)})`);
-}
 
 /** checkResourceQuantity: nil is zero, a string is resource.MustParse'd, anything else is a type error. */
 function checkQuantity(L: any, arg: number, fn: string): Quantity {
@@ -43,7 +30,7 @@ function checkQuantity(L: any, arg: number, fn: string): Quantity {
       }
     }
     default:
-      return typeError(L, arg, fn, 'string');
+      return typeErrorIn(L, arg, fn, 'string');
   }
 }
 
@@ -76,7 +63,7 @@ function pushResult(L: any, value: unknown): void {
 
 /** ConvertLuaResultInto(table, &corev1.PodTemplateSpec{}): encoded, empty tables dropped (no references). */
 function podTemplateArgument(L: any, fn: string, target: string): Record<string, unknown> {
-  if (lua.lua_type(L, 1) !== lua.LUA_TTABLE) typeError(L, 1, fn, 'table');
+  if (lua.lua_type(L, 1) !== lua.LUA_TTABLE) typeErrorIn(L, 1, fn, 'table');
   let converted: unknown;
   try {
     converted = encodeLuaValueDroppingEmptyTables(L, 1, true); // = repairEmptyTables(encodeLuaValue(L, 1), true)
@@ -127,7 +114,7 @@ const getPodDependencies: CFunction = (L) => {
       namespace = luaNumberToString(lua.lua_tonumber(L, 2));
       break;
     default:
-      return typeError(L, 2, 'getPodDependencies', 'string');
+      return typeErrorIn(L, 2, 'getPodDependencies', 'string');
   }
   const dependencies = fromTemplate(L, 'corev1.PodTemplateSpec', () => karmadaPodDependencies(template, namespace));
   // Go marshals a nil slice as null, which gopher-json decodes to nil.

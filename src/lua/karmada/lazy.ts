@@ -1,42 +1,38 @@
-// Lazy JSON -> Lua conversion. A JS object or array becomes an empty Lua table with a shared
-// metatable; the first time a script (or a library function) touches it in any way — reads or writes
-// a key, `#`, pairs, next, ipairs, table.* — the table is materialized one level deep into exactly the
-// table eager pushJson builds (same keys and values, same insertion order, so the same iteration order
-// and `#`), its nested objects and arrays being lazy tables themselves, and the metatable is dropped.
-// Scripts cannot see the metatable (Karmada's sandbox makes getmetatable/setmetatable/raw* raise),
-// and a table is plain before any of its contents is observed, so scripts behave exactly as with eager
-// conversion. encodeLuaValue (convert.ts) encodes a table that
-// was never touched straight from its JS value.
+// Lazy JSON -> Lua conversion of call arguments and kube results: a JS object or array becomes an empty
+// table with a shared metatable, filled one level deep, exactly as eager pushJson (convert.ts) fills it, the
+// first time anything touches it; `next` and `pairs` for scripts, which fill it first too.
 import {
-  appendEntry,
+  appendIntegerEntry,
+  appendStringEntry,
+  lazyValueOf,
   lua,
   lauxlib,
-  luaValue,
+  luaBoolean,
+  luaFloat,
+  luaStringValue,
+  luaTableValue,
   markWritten,
+  metatableOf,
   newString,
   newTable,
   pushString,
+  setLazyValue,
+  setRawMetatable,
   stateData,
-  stringHash,
   tableAt,
   to_luastring,
-  VALUE_TYPE,
   type LuaString,
   type LuaTable,
   type LuaValue,
-} from '../engine/fengari.ts';
+} from '../engine/index.ts';
+import type { CFunction } from '../gopher/args.ts';
 
-// Materialization writes entries into fengari's table objects directly: through the API every entry
-// is two pushes and a lua_rawset, and luaH_setfrom hashes, looks up and clears dead keys per entry.
-
-/**
- * The JS value a never-touched lazy table stands for, kept on fengari's table object (lua_topointer)
- * itself (one property, cheaper than a WeakMap entry per table). It is set to undefined, not deleted,
- * when the table is materialized (deleting would change the object's shape).
- */
-export function lazyValueOf(table: LuaTable): object | undefined {
-  return table.lazyValue;
-}
+// The first touch — reading or writing a key, `#`, pairs, next, ipairs, table.* — materializes the table
+// (same keys and values, same insertion order, so the same iteration order and `#`), its nested objects
+// and arrays being lazy tables themselves, and drops the metatable. Scripts cannot see the metatable
+// (Karmada's sandbox makes getmetatable/setmetatable/raw* raise), and a table is plain before any of its
+// contents is observed, so scripts behave exactly as with eager conversion. The encoder (convert.ts)
+// encodes a table that was never touched straight from its JS value.
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
@@ -87,7 +83,7 @@ function pushValue(L: any, value: unknown, meta: number): void {
     lua.lua_createtable(L, 0, 0);
     lua.lua_pushvalue(L, meta);
     lua.lua_setmetatable(L, -2);
-    tableAt(L, -1).lazyValue = value as object;
+    setLazyValue(tableAt(L, -1), value as object);
   } else {
     throw new TypeError(`cannot pass a ${typeof value} to Lua`);
   }
@@ -122,16 +118,16 @@ export function pushLazyJson(L: any, value: unknown, metaRef: number): void {
 function toTValue(L: any, item: unknown, meta: LuaTable): LuaValue {
   switch (typeof item) {
     case 'boolean':
-      return luaValue(VALUE_TYPE.boolean, item);
+      return luaBoolean(item);
     case 'number': // lua_pushnumber: always a float
-      return luaValue(VALUE_TYPE.float, item);
+      return luaFloat(item);
     case 'string':
-      return luaValue(VALUE_TYPE.string, interned(L, item));
+      return luaStringValue(interned(L, item));
     case 'object': {
       const table = newTable(L);
-      table.metatable = meta;
-      table.lazyValue = item as object;
-      return luaValue(VALUE_TYPE.table, table);
+      setRawMetatable(table, meta);
+      setLazyValue(table, item as object);
+      return luaTableValue(table);
     }
     default:
       throw new TypeError(`cannot pass a ${typeof item} to Lua`);
@@ -151,25 +147,24 @@ export function materialize(L: any, index: number): void {
   const table = tableAt(L, index);
   const value = lazyValueOf(table);
   if (value === undefined) return;
-  table.lazyValue = undefined;
-  const meta = table.metatable!;
+  setLazyValue(table, undefined);
+  const meta = metatableOf(table)!;
   if (Array.isArray(value)) {
     let position = 0;
     for (const item of value) {
       if (item === null || item === undefined) continue;
       position++;
-      appendEntry(table, position, luaValue(VALUE_TYPE.integer, position), toTValue(L, item, meta));
+      appendIntegerEntry(table, position, toTValue(L, item, meta));
     }
   } else {
     for (const key of Object.keys(value)) {
       const item = (value as Record<string, unknown>)[key];
       if (item === null || item === undefined) continue;
-      const string = interned(L, key);
-      appendEntry(table, stringHash(string), luaValue(VALUE_TYPE.string, string), toTValue(L, item, meta));
+      appendStringEntry(table, interned(L, key), toTValue(L, item, meta));
     }
   }
   markWritten(table);
-  table.metatable = null;
+  setRawMetatable(table, null);
 }
 
 // --- the metatable: each metamethod materializes, then does what the VM does with a plain table ---
@@ -211,3 +206,25 @@ export function createLazyMetatable(L: any): number {
   lua.lua_setfield(L, -2, to_luastring('__len'));
   return lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
 }
+
+// --- `next` and `pairs`: they see every key, so a lazy table is materialized first. Otherwise they are
+// fengari's (pairs without __pairs: no table a script can reach has a metatable of its own), in
+// gopher-lua's order (engine/gopher-tables.ts) ---
+
+export const next: CFunction = (L) => {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  materialize(L, 1);
+  lua.lua_settop(L, 2);
+  if (lua.lua_next(L, 1) !== 0) return 2;
+  lua.lua_pushnil(L);
+  return 1;
+};
+
+export const pairs: CFunction = (L) => {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  materialize(L, 1);
+  lua.lua_pushcfunction(L, next);
+  lua.lua_pushvalue(L, 1);
+  lua.lua_pushnil(L);
+  return 3;
+};
