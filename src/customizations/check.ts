@@ -1,8 +1,5 @@
 // `check`: compile-check RIC files and print a report in the layout of `karmadactl interpret --check`
-// (pkg/karmadactl/interpret/check.go), so its users recognise it: per object SOURCE, TARGET and, per rule,
-// UNSET / PASS / ERROR: message. Like karmadactl, only compilation is checked, not function names; unlike
-// it, unknown fields are errors (as `kubectl apply` refuses them) and objects of other kinds are skipped
-// with a warning, exactly as `serve` loads the same folder.
+// (pkg/karmadactl/interpret/check.go): per object SOURCE, TARGET and, per rule, UNSET / PASS / ERROR.
 import { readFileSync } from 'node:fs';
 import { parseCustomizationFile } from './parse.ts';
 import { CUSTOMIZATION_RULES } from '../lua/operations.ts';
@@ -17,6 +14,11 @@ export interface CheckResult {
 
 const SEPARATOR = '-----------------------------------';
 
+/**
+ * Like karmadactl, only compilation is checked, not function names; unlike it, unknown fields are errors
+ * (as `kubectl apply` refuses them) and objects of other kinds are skipped with a warning, exactly as
+ * `serve` loads the same folder.
+ */
 export function checkCustomizationFiles(paths: readonly string[], runtime: Pick<CustomizationRuntime, 'compileCheck'>): CheckResult {
   let ok = true;
   const lines: string[] = [];

@@ -1,3 +1,4 @@
+// The error of a Lua customization call (compiling, running or converting its result), with the function and line.
 /** A Lua customization failed: compile error, runtime error, timeout, or a result Karmada would reject. */
 export class LuaScriptError extends Error {
   /** The Karmada Lua function that was called (GetReplicas, Retain, ...); unset for compile errors. */

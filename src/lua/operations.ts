@@ -1,7 +1,6 @@
-// The Lua path's one list of operations: for each Karmada operation a customization can answer, the
-// ResourceInterpreterCustomization field that holds its script, the Lua function Karmada calls, the
-// KindInterpreter method it serves, and the request fields that are its arguments. Loading, checking,
-// the interpreter adapter, the worker pool's messages and the runtime all read this table.
+// The Lua path's one list of operations: per Karmada operation, the RIC field holding its script, the Lua
+// function Karmada calls, the KindInterpreter method it serves and the request fields that are its
+// arguments. Loading, checking, the adapter, the worker pool's messages and the runtime all read it.
 import type { AggregatedStatusItem, Component, DependentObjectReference, KindInterpreter, KObject, Operation, ReplicaResult } from '../interpreter/types.ts';
 
 /** A field of a Karmada ResourceInterpreterContext request that a Lua function takes as an argument. */

@@ -1,6 +1,10 @@
-// Lua 5.1 (and gopher-lua) source compatibility applied before fengari's Lua 5.3 parser sees a script.
-// No library tokenizes Lua for this, so a small scanner splits a script into code, strings and comments
-// and, keeping every newline (line numbers in errors stay right):
+// Lua 5.1 (gopher-lua) source made readable by fengari's Lua 5.3 parser, every newline kept (line numbers in
+// errors stay right): gopher-lua's string escapes and numerals rewritten, and what gopher-lua refuses to
+// compile found, so that a script Karmada would not compile does not compile here either.
+
+import { LuaScriptError } from '../errors.ts';
+
+// No library tokenizes Lua for this, so a small scanner splits a script into code, strings and comments and:
 // - rewrites string escapes gopher-lua reads its own way: an unknown escape keeps its character ("\."
 //   is "."; also "\x", "\z", "\u", which are 5.1-unknown) and a decimal escape over 255 its low byte
 //   ("\300" is ","), where Lua 5.3 rejects the script or decodes it differently;
@@ -8,9 +12,7 @@
 //   is dropped ("010" is 10, "0010" octal 8), and a hexadecimal number ends at its last hex digit
 //   ("0x10..'a'" is a concatenation, a malformed number in 5.3);
 // - finds what gopher-lua refuses and fengari runs (5.3 operators, hexadecimal floats, binary numerals,
-//   a statement after `break`), so that a script Karmada would not compile does not compile here either.
-
-import { LuaScriptError } from '../errors.ts';
+//   a statement after `break`).
 
 const GOPHER_ESCAPES = new Set(['a', 'b', 'f', 'n', 'r', 't', 'v', '\\', '"', "'", '\n', '\r']);
 

@@ -1,10 +1,11 @@
-// string.format as gopher-lua implements it (stringlib.go strFormat): Go's fmt.Sprintf (src/go/fmt.ts)
-// over the Lua values, which are fmt.Formatters or Stringers (value.go: LNumber.Format and
-// LString.Format re-enter fmt as int64, float64 or string with the same flags; LBool, LNilType and the
-// reference types print their String()). This file is that mapping; the formatting itself is Go's.
+// string.format as gopher-lua implements it (stringlib.go strFormat): Go's fmt.Sprintf (src/go/fmt.ts) over
+// the Lua values as fmt.Formatters or Stringers. This file is that mapping; the formatting itself is Go's.
 import { goSprintf, type ArgPrinter, type Printer } from '../../go/fmt.ts';
 import { goInt64 } from '../../go/math.ts';
 import { goParseNumber, isGoInteger, luaNumberToString } from './numbers.ts';
+
+// value.go: LNumber.Format and LString.Format re-enter fmt as int64, float64 or string with the same flags;
+// LBool, LNilType and the reference types print their String().
 
 export type FormatArg =
   | { type: 'number'; value: number }

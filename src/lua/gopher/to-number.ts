@@ -1,8 +1,5 @@
-// gopher-lua's `tonumber` (baselib.go baseToNumber), which is not Lua's: the string is trimmed of
-// " \n\t" only; if it contains "." it goes to Go's strconv.ParseFloat, otherwise to strconv.ParseInt
-// in the given base (10 by default, 16 after a "0x" prefix when no base is given). So "1e3" and
-// "1E5" are nil (ParseInt rejects exponents), "0x1p4" is nil, "1.5" with base 16 is 1.5, an
-// integer beyond int64 is nil, and a number argument comes back unchanged whatever the base.
+// gopher-lua's `tonumber` (baselib.go baseToNumber), which is not Lua's: a string is trimmed of " \n\t" only,
+// read by Go's strconv.ParseFloat if it contains ".", otherwise by ParseInt in the given base.
 import { goParseFloat } from '../../go/strconv.ts';
 import { lua, lauxlib } from '../engine/index.ts';
 import { typeError } from './args.ts';
@@ -10,7 +7,11 @@ import { goParseIntNumber } from './numbers.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
-/** gopher-lua baseToNumber. */
+/**
+ * gopher-lua baseToNumber: the base is 10 by default, 16 after a "0x" prefix when none is given. So "1e3"
+ * and "1E5" are nil (ParseInt rejects exponents), "0x1p4" is nil, "1.5" with base 16 is 1.5, an integer
+ * beyond int64 is nil, and a number argument comes back unchanged whatever the base.
+ */
 export function gopherToNumber(L: any): number {
   lauxlib.luaL_checkany(L, 1);
   const baseType = lua.lua_type(L, 2);

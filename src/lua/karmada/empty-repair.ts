@@ -1,11 +1,13 @@
-// Karmada's convertEmptySliceToEmptyStructPartly (luavm/lua_convert.go). gopher-json encodes every
-// empty Lua table as `[]`; Karmada then looks up each `[]` in the result by its field path without
-// array indices: an empty object at that path in a reference object turns it into `{}`, an empty
-// array keeps it, anything else deletes it. Decisions are taken on the original encoding in one pass,
-// so a parent emptied by deletions stays (as `{}` or `[]`). Paths are compared as key lists, which is
-// what Karmada intends (its dotted strings mis-handle keys containing "." or ":").
+// Karmada's convertEmptySliceToEmptyStructPartly (luavm/lua_convert.go): each `[]` in a result (gopher-json's
+// encoding of any empty table) becomes `{}`, stays or is deleted, by what a reference object holds at its path.
 
 import { setOwn } from '../../interpreter/copy.ts';
+
+// Karmada looks up each `[]` by its field path without array indices: an empty object at that path in a
+// reference object turns it into `{}`, an empty array keeps it, anything else deletes it. Decisions are
+// taken on the original encoding in one pass, so a parent emptied by deletions stays (as `{}` or `[]`).
+// Paths are compared as key lists, which is what Karmada intends (its dotted strings mis-handle keys
+// containing "." or ":").
 
 type Json = unknown;
 

@@ -1,11 +1,12 @@
-// Go encoding/json decoding of a Lua result into Karmada's typed results (ReplicaRequirements,
-// []Component, []DependentObjectReference), then re-marshalling them as Go would: field names match
-// case-insensitively, unknown fields are ignored, int32/int64 fields reject fractions, Quantity fields
-// accept strings or numbers and come out canonical, omitempty fields disappear when empty.
+// Go encoding/json decoding of a Lua result into Karmada's typed results (ReplicaRequirements, []Component,
+// []DependentObjectReference), then re-marshalled as Go would.
 import { setOwn } from '../../interpreter/copy.ts';
 import { Quantity } from '../../k8s/quantity.ts';
 import { goSprintFloat } from '../../go/fmt.ts';
 import { goJsonFloat } from '../../go/json.ts';
+
+// Field names match case-insensitively, unknown fields are ignored, int32/int64 fields reject fractions,
+// Quantity fields accept strings or numbers and come out canonical, omitempty fields disappear when empty.
 
 type Schema =
   | { kind: 'string' }
