@@ -192,7 +192,7 @@ async function main(): Promise<void> {
   const names = targets.map((t) => t.server.name);
   const byName = (name: string) => targets.find((t) => t.server.name === name)!;
   const get = (name: string, c: BenchCase, clients: number) => cells.get(`${name}\u0000${c.id}\u0000${clients}`);
-  const us = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+  const us = (v: number) => (v >= 10 ? v.toFixed(0) : v.toFixed(1));
   const ms = (v: number) => v.toFixed(3);
   const verdict = (ok: boolean) => (ok ? 'pass' : '**FAIL**');
   const short = (c: BenchCase) => c.target.replace('apps.kruise.io ', '').replace('argoproj.io ', '');
@@ -270,7 +270,7 @@ async function main(): Promise<void> {
   for (const name of names) {
     const share = ticksToMicroseconds(idleTicks[name]!) / 1e6 / IDLE_SECONDS;
     lines.push(
-      `| idle CPU, ${name} | 0 | ${(share * 100).toFixed(2)}% of a core (${idleTicks[name]} ticks in ${IDLE_SECONDS} s) | ≤ ${LIMITS.idleShareOfCore * 100}% | ${verdict(share <= LIMITS.idleShareOfCore)} |`,
+      `| idle CPU, ${name} | 0 | ${(share * 100).toFixed(2)}% of a core (${idleTicks[name]} tick${idleTicks[name] === 1 ? '' : 's'} in ${IDLE_SECONDS} s) | ≤ ${LIMITS.idleShareOfCore * 100}% | ${verdict(share <= LIMITS.idleShareOfCore)} |`,
     );
   }
   lines.push('', 'Not targets, for reading the above:', '');
