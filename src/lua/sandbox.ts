@@ -186,7 +186,7 @@ export function openSandbox(L: any, onPrint: () => ((line: string) => void) | un
 
 /**
  * Pushes a new globals table for one call: a copy of every entry of `base` (the table behind
- * baseRef, as lua_topointer gives it), with `_G` set to the copy itself. gopher-lua keeps the base
+ * baseRef, as engine tableAt gives it), with `_G` set to the copy itself. gopher-lua keeps the base
  * functions in the globals table itself, so a script that assigns to a global named like one (Karmada's
  * FlinkDeployment script uses `error` as a variable) and later assigns nil removes it, and `pairs(_G)`
  * lists every library; an environment inheriting through `__index` would bring the built-in back instead.
