@@ -1,7 +1,7 @@
-// What a server process costs, from Linux /proc: CPU time of all its threads (live and exited) and its
-// peak resident memory.
+// What a server costs, from Linux /proc: CPU time of all its threads and worker processes (live and
+// exited) and its peak resident memory.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Clock ticks per second, the unit of utime and stime in /proc/PID/stat (`getconf CLK_TCK`; 100 on
@@ -17,16 +17,47 @@ export const CLOCK_TICKS_PER_SECOND = (() => {
 })();
 
 /**
- * utime + stime of the whole process (every thread, including threads that have exited), in clock
- * ticks. The kernel keeps the sum to the nanosecond and truncates it to ticks when read, so the CPU of a
- * batch read before and after it is within ±1 tick.
+ * CPU time of a process and its descendants (the server and its Lua worker processes), in clock ticks:
+ * utime + stime of every thread, live or exited, plus cutime + cstime of children already reaped. The
+ * kernel keeps each sum to the nanosecond and truncates it to ticks when read, so the CPU of a batch read
+ * before and after it is within ±1 tick a process.
  */
 export function cpuTicks(pid: number): number {
+  const fields = statFields(pid);
+  let ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  for (const child of childrenOf(pid)) ticks += cpuTicksOrZero(child);
+  return ticks;
+}
+
+function cpuTicksOrZero(pid: number): number {
+  try {
+    return cpuTicks(pid);
+  } catch {
+    return 0; // exited meanwhile: its time is in its parent's cutime once reaped
+  }
+}
+
+/** Fields after the command name, which is in parentheses and may hold spaces: state is the first here, utime (field 14) the 12th. */
+function statFields(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name, which is in parentheses and may hold spaces: state is field 3, so
-  // utime (field 14) and stime (field 15) are the 12th and 13th here.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ')) if (child) children.push(Number(child));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return children;
+}
+
+/** The process and its live descendants. */
+export function processTree(pid: number): number[] {
+  return [pid, ...childrenOf(pid).flatMap((child) => processTree(child))];
 }
 
 /** Clock ticks to microseconds. */
@@ -34,9 +65,18 @@ export function ticksToMicroseconds(ticks: number): number {
   return (ticks * 1e6) / CLOCK_TICKS_PER_SECOND;
 }
 
+/** Peak resident memory of a process and its live descendants, summed (pages they share count once each). */
 export function peakRssBytes(pid: number): number {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : 0;
+  let bytes = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${member}/status`, 'utf8'));
+      if (match) bytes += Number(match[1]) * 1024;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return bytes;
 }
 
 /** The whole machine's CPU time from /proc/stat, in clock ticks: busy (all but idle, iowait and steal) and stolen by the hypervisor. */

@@ -139,8 +139,9 @@ async function main(): Promise<void> {
       },
     });
 
-  // What else ran on the machine while we measured: its busy time less ours (client and servers).
-  const ourTicks = () => cpuTicks(process.pid) + targets.reduce((sum, t) => sum + cpuTicks(t.server.pid), 0);
+  // What else ran on the machine while we measured: its busy time less ours (client and servers, which are
+  // this process's children and so in its tree).
+  const ourTicks = () => cpuTicks(process.pid);
   const machineBefore = machineTicks();
   const oursBefore = ourTicks();
   const measureStarted = performance.now();
