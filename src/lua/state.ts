@@ -1,7 +1,7 @@
 // One sandboxed fengari state: compiled chunks (per state, keyed by script text), a per-call
 // environment, the deadline/memory guard in a count hook, and restoration of anything a script
 // changed in the shared library tables.
-import { getHeapStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import {
   fingerprint,
   forgetTableCaches,
@@ -51,9 +51,17 @@ interface TableSnapshot {
   ref: number;
 }
 
+/**
+ * The heap a call's budget is measured on: V8's heap less its young generation, plus external memory (where
+ * fengari keeps strings). The young generation is mostly the call's garbage, which a scavenge may or may
+ * not have freed when the heap is read; its size is bounded (the worker's young-generation limit), and what
+ * survives there is counted once it moves to the old generation.
+ */
 function heapInUse(): number {
+  let young = 0;
+  for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') young = space.space_used_size;
   const stats = getHeapStatistics();
-  return stats.used_heap_size + stats.external_memory;
+  return stats.used_heap_size - young + stats.external_memory;
 }
 
 export class LuaState {
