@@ -27,6 +27,7 @@ export type WorkerRequest =
   | { id: number; type: 'preserve'; rules: unknown[] };
 
 export interface WorkerError {
+  /** The error's message; empty for a Lua script error, whose text is luaMessage. */
   message: string;
   /** Set for Lua script errors (src/lua/errors.ts LuaScriptError). */
   luaMessage?: string;

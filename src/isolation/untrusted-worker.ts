@@ -72,7 +72,14 @@ async function handle(request: WorkerRequest, payload: string): Promise<[WorkerR
     const reply: WorkerReply = {
       id: request.id,
       ok: false,
-      error: { message: String(e?.message ?? error), luaMessage: e?.luaMessage, functionName: e?.functionName, line: e?.line, timeout: e?.timeout },
+      error: {
+        // A Lua error's text travels once, as luaMessage (its message only repeats it with the function and line).
+        message: e?.luaMessage === undefined ? String(e?.message ?? error) : '',
+        luaMessage: e?.luaMessage,
+        functionName: e?.functionName,
+        line: e?.line,
+        timeout: e?.timeout,
+      },
       prints,
       compiled,
       idleBytes: idleBytes(),

@@ -46,6 +46,9 @@ function encodeResult(L: any, index: number, targetIsStruct: boolean, references
   }
 }
 
+/** How much of a result without `kind` its error message quotes. */
+const MAX_QUOTED_JSON = 4096;
+
 /** Step 3 into *unstructured.Unstructured: a JSON object with a non-empty string `kind`. */
 function asUnstructured(value: unknown, functionName: string): KObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -53,7 +56,10 @@ function asUnstructured(value: unknown, functionName: string): KObject {
   }
   const kind = (value as KObject).kind;
   if (typeof kind !== 'string' || kind === '') {
-    throw new LuaScriptError(`json unmarshal obj failed: Object 'Kind' is missing in '${JSON.stringify(value)}'`, { functionName });
+    // apimachinery quotes the whole JSON; a few KiB of it name the object, and the answer stays small.
+    const json = JSON.stringify(value);
+    const quoted = json.length <= MAX_QUOTED_JSON ? json : `${json.slice(0, MAX_QUOTED_JSON)}... (${json.length} characters, cut)`;
+    throw new LuaScriptError(`json unmarshal obj failed: Object 'Kind' is missing in '${quoted}'`, { functionName });
   }
   return value as KObject;
 }

@@ -258,6 +258,13 @@ describe('typed results', () => {
     );
   });
 
+  it('quotes at most 4 KiB of a result without kind in its message (Karmada quotes all of it)', async () => {
+    const big = workload({ metadata: { name: 'w', annotations: { a: 'x'.repeat(100_000) } } });
+    const error = (await rt.call('Retain', `function Retain(d, o) d.kind = nil return d end`, [big, big]).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/Object 'Kind' is missing in '\{"apiVersion".*\.\.\. \(\d+ characters, cut\)'$/s);
+    expect(error.message.length).toBeLessThan(4500);
+  });
+
   it('requires table results where Karmada does', async () => {
     await expect(rt.call('InterpretStatus', reflectScript('return nil'), [workload()])).rejects.toThrow(/but got nil/);
     await expect(rt.call('ReviseReplica', `function ReviseReplica(o, r) return 1 end`, [workload(), 1])).rejects.toThrow(/but got number/);
