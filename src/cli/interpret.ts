@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { interpret, type InterpretInput, type InterpretOutcome } from '../interpreter/dispatch.ts';
 import type { LayerName } from '../interpreter/registry.ts';
-import { caseInput, compareResults, loadTestCases, resultsOf, type TestCase } from '../testcases/cases.ts';
+import { caseInput, compareResults, expectationProblem, loadTestCases, resultsOf, type TestCase } from '../testcases/cases.ts';
 import { OPERATIONS, type AggregatedStatusItem, type KObject, type Operation } from '../interpreter/types.ts';
 import type { LuaKindInterpreter } from '../customizations/interpreter.ts';
 import { interpretInputOf } from '../protocol/exchange.ts';
@@ -102,6 +102,11 @@ async function execute(args: string[]): Promise<number> {
     const docs = results.map(([name, value], i) => `---\n# [${i + 1}/${results.length}] ${name}:\n${stringify(value ?? null)}`);
     process.stdout.write(`# answered by ${answeredBy(outcome, resolved?.interpreter as Partial<LuaKindInterpreter> | undefined)}\n${docs.join('')}`);
     if (job.testCase) {
+      const refused = expectationProblem(job.testCase.output);
+      if (refused !== undefined) {
+        process.stderr.write(`case ${JSON.stringify(job.testCase.name)}: ${refused}\n`);
+        return 1;
+      }
       const problems = compareResults(job.testCase.output ?? {}, resultsOf(outcome.result));
       if (problems.length > 0) {
         process.stderr.write(`case ${JSON.stringify(job.testCase.name)}: the result differs from its output:\n  ${problems.join('\n  ')}\n`);

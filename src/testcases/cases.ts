@@ -3,7 +3,9 @@
 // case-insensitively, as Go's encoding/json does; `output` keys are map keys and match exactly.
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
+import { didYouMean, didYouMeanSuffix } from '../did-you-mean.ts';
 import { Quantity } from '../k8s/quantity.ts';
+import { describeUnknownFields, type UnknownField } from '../k8s/strict-fields.ts';
 import { readYamlDocuments } from '../k8s/yaml-documents.ts';
 import type { InterpretInput, InterpretResult } from '../interpreter/dispatch.ts';
 import { OPERATIONS, type AggregatedStatusItem, type KObject, type Operation } from '../interpreter/types.ts';
@@ -37,12 +39,20 @@ export async function loadTestCases(file: string): Promise<TestCase[]> {
     const raw = doc.value as Record<string, unknown> | null | undefined;
     if (raw === null || raw === undefined) continue;
     const tc: Record<string, unknown> = { file };
+    // Karmada's decoder drops an unknown field silently, so a misspelled `ouput:` would leave a case
+    // that compares nothing and passes: here an unknown field fails its case, as in customization files.
+    const unknown: UnknownField[] = [];
     for (const [key, value] of Object.entries(raw)) {
       const field = CASE_FIELDS.find((f) => f.toLowerCase() === key.toLowerCase());
       if (field) tc[field] = value;
+      else {
+        const suggestion = didYouMean(key, CASE_FIELDS);
+        unknown.push(suggestion === undefined ? { path: key } : { path: key, suggestion });
+      }
     }
     tc.name ??= `document ${index + 1}`;
     tc.output ??= {};
+    if (unknown.length > 0) tc.loadError = `document ${index + 1}: ${describeUnknownFields(unknown)}`;
     cases.push(tc as unknown as TestCase);
   }
   return cases;
@@ -57,7 +67,8 @@ export function caseOperation(tc: TestCase): Operation | undefined {
 export function caseInput(tc: TestCase): InterpretInput | string {
   if (tc.loadError !== undefined) return tc.loadError;
   const operation = caseOperation(tc);
-  if (!operation) return `unknown operation ${JSON.stringify(tc.operation)}`;
+  if (!operation)
+    return `unknown operation ${JSON.stringify(tc.operation)}${didYouMeanSuffix(String(tc.operation ?? ''), OPERATIONS)}; operations: ${OPERATIONS.join(', ')}`;
   let object: KObject | undefined;
   let observedObject: KObject | undefined;
   if (operation === 'Retain') {
@@ -136,8 +147,22 @@ export function resultsOf(result: InterpretResult): CaseResults {
 
 const EXCLUDE = '{{EXCLUDE}}';
 
+/**
+ * Why a case's `output` can not be checked, or undefined: a case that expects nothing would pass
+ * whatever the answer (Karmada's harness passes it; we refuse it).
+ */
+export function expectationProblem(output: unknown): string | undefined {
+  if (output === null || typeof output !== 'object' || Array.isArray(output)) {
+    return `output must be a map of expected results (such as healthy: true), not ${output === null ? 'null' : Array.isArray(output) ? 'a list' : typeof output}`;
+  }
+  if (Object.keys(output).length === 0) return 'the case has no expected output (output is missing or empty), so it would compare nothing';
+  return undefined;
+}
+
 /** Compares like Karmada's deepEqual per result key; returns the differences (empty = pass). */
 export function compareResults(expected: Record<string, unknown>, actual: CaseResults): string[] {
+  const refused = expectationProblem(expected);
+  if (refused !== undefined) return [refused];
   const problems: string[] = [];
   for (const [key, want] of Object.entries(expected)) {
     if (!(key in actual)) {

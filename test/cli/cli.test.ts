@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { generateSelfSigned } from '../../src/server/certificates.ts';
 import { cli } from './run-cli.ts';
 import { tempDirs } from '../support/temp-dirs.ts';
 
@@ -107,12 +108,56 @@ output:
     expect(bad.stdout).toMatch(/FAIL .*bad-test\.yaml: wrong replicas/);
     expect(bad.stdout).toMatch(/^0 passed, 1 failed$/m);
   });
+
+  it('refuses a case that compares nothing: a misspelled field or operation, an empty output (issue 32)', async () => {
+    const dir = temp.make('kiw-cli-');
+    const cloneSetCase = (name: string, operation: string, expectation: string) => `name: ${name}
+operation: ${operation}
+desiredObj:
+  apiVersion: apps.kruise.io/v1alpha1
+  kind: CloneSet
+  metadata: {name: web, namespace: default}
+  spec: {replicas: 3, template: {spec: {containers: [{name: c, image: i}]}}}
+${expectation}
+`;
+    const file = join(dir, 'nothing-test.yaml');
+    await writeFile(
+      file,
+      [
+        cloneSetCase('misspelled output', 'InterpretReplica', 'ouput:\n  replica: 4'),
+        cloneSetCase('empty output', 'InterpretReplica', 'output: {}'),
+        cloneSetCase('no output', 'InterpretReplica', ''),
+        cloneSetCase('misspelled operation', 'InterpretReplca', 'output:\n  replica: 3'),
+        cloneSetCase('right', 'InterpretReplica', 'output:\n  replica: 3'),
+      ].join('---\n'),
+    );
+    const run = await cli(['test', file]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^1 passed, 4 failed$/m);
+    expect(run.stdout).toMatch(/FAIL .*nothing-test\.yaml: misspelled output\n {2}document 1: unknown field "ouput" \(did you mean output\?\)/);
+    expect(run.stdout).toMatch(/FAIL .*nothing-test\.yaml: empty output\n {2}.*would compare nothing/);
+    expect(run.stdout).toMatch(/FAIL .*nothing-test\.yaml: no output\n {2}.*would compare nothing/);
+    expect(run.stdout).toMatch(/FAIL .*nothing-test\.yaml: misspelled operation\n {2}unknown operation "InterpretReplca" \(did you mean InterpretReplica\?\)/);
+
+    const misspelled = await cli(['interpret', file, '--case', 'misspelled output']);
+    expect(misspelled.code).toBe(1);
+    expect(misspelled.stderr).toContain('unknown field "ouput" (did you mean output?)');
+    expect(misspelled.stderr).not.toContain('matches');
+    const empty = await cli(['interpret', file, '--case', 'empty output']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('would compare nothing');
+    expect(empty.stderr).not.toContain('matches');
+    const right = await cli(['interpret', file, '--case', 'right']);
+    expect(right.code).toBe(0);
+    expect(right.stderr).toContain('the result matches its output');
+  });
 });
 
 describe('webhook-config', () => {
   it('lists every served kind with exactly its operations and passes Karmada validation rules', async () => {
     const dir = temp.make('kiw-cli-');
-    await writeFile(join(dir, 'ca.crt'), '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    const { caPem } = await generateSelfSigned();
+    await writeFile(join(dir, 'ca.crt'), caPem);
     const { code, stdout } = await cli([
       'webhook-config',
       '--service',
@@ -131,7 +176,7 @@ describe('webhook-config', () => {
     expect(hook.interpreterContextVersions).toEqual(['v1alpha1']);
     expect(hook.timeoutSeconds).toBe(5);
     expect(hook.clientConfig.service).toEqual({ namespace: 'karmada-system', name: 'karmada-interpreter-webhook', path: '/interpret', port: 443 });
-    expect(Buffer.from(hook.clientConfig.caBundle, 'base64').toString()).toContain('BEGIN CERTIFICATE');
+    expect(Buffer.from(hook.clientConfig.caBundle, 'base64').toString()).toBe(caPem);
     const cloneset = hook.rules.find((r: any) => r.kinds[0] === 'CloneSet');
     expect(cloneset.apiGroups).toEqual(['apps.kruise.io']);
     expect(cloneset.apiVersions).toEqual(['v1alpha1']);
@@ -142,6 +187,26 @@ describe('webhook-config', () => {
       expect(rule.operations).not.toContain('*');
       for (const list of [rule.apiVersions, rule.kinds]) expect(list.every((v: string) => v.length > 0)).toBe(true);
     }
+  });
+
+  it('--ca-file takes only certificates, as register does: a private key or a bad certificate is refused, never embedded', async () => {
+    const dir = temp.make('kiw-cli-');
+    const { caPem, keyPem } = await generateSelfSigned();
+    await writeFile(join(dir, 'tls.key'), keyPem);
+    await writeFile(join(dir, 'bad.crt'), '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    await writeFile(join(dir, 'with-key.pem'), caPem + keyPem);
+    const args = ['webhook-config', '--service', 'karmada-system/karmada-interpreter-webhook', '--ca-file'];
+    const key = await cli([...args, join(dir, 'tls.key')]);
+    expect(key.code).toBe(1);
+    expect(key.stdout).toBe('');
+    expect(key.stderr).toMatch(/^webhook-config: \S*tls\.key holds no PEM certificate \(it holds a PEM PRIVATE KEY\)/);
+    const bad = await cli([...args, join(dir, 'bad.crt')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/bad\.crt: unreadable certificate/);
+    // A bundle with a key beside the certificate: only the certificate is published.
+    const mixed = await cli([...args, join(dir, 'with-key.pem')]);
+    expect(mixed.code).toBe(0);
+    expect(Buffer.from(parse(mixed.stdout).webhooks[0].clientConfig.caBundle, 'base64').toString()).toBe(caPem);
   });
 
   it.each([
