@@ -82,16 +82,17 @@ export class Registry {
   }
 
   /**
-   * The failed user customization that would answer this call: the user layer does not answer it and
-   * a failed document defines a script for the operation (it would have overridden any lower layer),
-   * or defines none we could read and no layer answers at all.
+   * The failed user customization that answers this call: every operation of a kind with a failed
+   * customization, except one a working user script answers (the last good script of a reloaded file).
+   * Not only the operations the failed document defines: with a misspelled field (`healthInterpretations:`)
+   * the operation it meant is not among them, and a lower layer or "not served" would hide the failure.
+   * The failure that defines the operation is preferred, then the file's first.
    */
   failureFor(apiVersion: string, kind: string, operation: Operation): FailedCustomization | undefined {
     const failures = this.failures.get(key(apiVersion, kind));
-    if (!failures) return undefined;
-    const resolved = this.resolve(apiVersion, kind, operation);
-    if (resolved?.layer === 'user-lua') return undefined;
-    return failures.find((f) => f.operations.includes(operation)) ?? (resolved ? undefined : failures.find((f) => f.operations.length === 0));
+    if (!failures || failures.length === 0) return undefined;
+    if (this.resolve(apiVersion, kind, operation)?.layer === 'user-lua') return undefined;
+    return failures.find((f) => f.operations.includes(operation)) ?? failures[0];
   }
 
   /** The implementation for one operation, or undefined when no layer implements it. */

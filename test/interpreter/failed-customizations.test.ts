@@ -39,16 +39,20 @@ describe('failed customizations in the registry', () => {
     });
     // The last good user script keeps answering what it answers.
     expect(await interpret(registry, { ...WIDGET, operation: 'InterpretStatus', object: widget })).toMatchObject({ ok: true, layer: 'user-lua' });
-    // An operation the failed document does not touch is the TypeScript module's, as before.
-    expect(await interpret(registry, { ...WIDGET, operation: 'InterpretReplica', object: widget })).toMatchObject({ ok: true, layer: 'builtin-ts' });
+    // An operation the failed document does not define fails too: it may be the one a misspelled field meant.
+    expect(await interpret(registry, { ...WIDGET, operation: 'InterpretReplica', object: widget })).toMatchObject({
+      ok: false,
+      code: 500,
+      message: expect.stringMatching(/^customization broken failed to load: /),
+    });
     registry.setFailed([]);
     expect(await interpret(registry, { ...WIDGET, operation: 'InterpretHealth', object: widget })).toMatchObject({ ok: true, layer: 'builtin-ts' });
   });
 
-  it('with no operation that could be read, replace only "not served"', async () => {
+  it('with no operation that could be read, answer for every operation of the kind, served or not', async () => {
     const registry = new Registry({ 'builtin-ts': [typescript] });
     registry.setFailed([failure([]), failure([], 'Gadget')]);
-    expect(await interpret(registry, { ...WIDGET, operation: 'InterpretHealth', object: widget })).toMatchObject({ ok: true });
+    expect(await interpret(registry, { ...WIDGET, operation: 'InterpretHealth', object: widget })).toMatchObject({ ok: false, code: 500 });
     const gadget = await interpret(registry, {
       apiVersion: 'example.io/v1',
       kind: 'Gadget',
@@ -83,6 +87,35 @@ describe('createRegistry with a broken customization file', () => {
   const dirs: string[] = [];
   afterAll(async () => {
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a misspelled field: every operation of the kind answers that the customization failed to load (issue 32)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kiw-failed-'));
+    dirs.push(dir);
+    const file = join(dir, 'widget.yaml');
+    await writeFile(
+      file,
+      `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: widget}
+spec:
+  target: {apiVersion: example.io/v1, kind: Widget}
+  customizations:
+    replicaResource:
+      luaScript: "function GetReplicas(o) return 1, {} end"
+    healthInterpretations:
+      luaScript: "function InterpretHealth(o) return true end"
+`,
+    );
+    const loaded = await createRegistry({ customizations: [dir] });
+    try {
+      const expected = `customization widget failed to load: ${file} document 1: unknown field "spec.customizations.healthInterpretations" (did you mean healthInterpretation?)`;
+      for (const operation of ['InterpretReplica', 'InterpretHealth', 'InterpretStatus'] as const) {
+        expect(await interpret(loaded.registry, { ...WIDGET, operation, object: widget }), operation).toEqual({ ok: false, code: 500, message: expected });
+      }
+    } finally {
+      await loaded.close();
+    }
   });
 
   it('serves the other files, and calls for the broken kinds name the customization, file and document', async () => {
@@ -139,9 +172,13 @@ spec:
         ok: false,
         message: expect.stringMatching(/^customization my-cloneset-health failed to load: .*cloneset\.yaml document 1: unknown field/),
       });
-      expect(
-        await interpret(loaded.registry, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', operation: 'InterpretReplica', object: cloneSet }),
-      ).toMatchObject({ ok: true, layer: 'builtin-ts' });
+      // statusReflections: meant InterpretStatus, which the TypeScript module must not answer silently; nor any other operation.
+      for (const operation of ['InterpretStatus', 'InterpretReplica'] as const) {
+        expect(await interpret(loaded.registry, { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', operation, object: cloneSet })).toMatchObject({
+          ok: false,
+          message: expect.stringMatching(/^customization my-cloneset-health failed to load: /),
+        });
+      }
       // Not served, so not registered with Karmada either: Karmada keeps its own interpreters for Deployment.
       expect(loaded.registry.served().some((s) => s.kind === 'Deployment')).toBe(false);
     } finally {
