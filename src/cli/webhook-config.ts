@@ -1,11 +1,11 @@
 // `webhook-config`: prints the ResourceInterpreterWebhookConfiguration for what the registry serves,
 // so the rules Karmada sees can never drift from what the server implements.
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { filterKinds, KindSelectorError, parseSelectors } from '../interpreter/kind-selector.ts';
 import type { ServedKind } from '../interpreter/registry.ts';
 import type { LoadedRegistry } from '../interpreter/setup.ts';
+import { readCaBundle } from '../register/ca-bundle.ts';
 import { loadRegistry, REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, UsageError } from './common.ts';
 
 export const help = `Usage: karmada-interpreter webhook-config (--url URL | --service NAMESPACE/NAME[:PORT][/PATH])
@@ -20,7 +20,7 @@ to load (its kinds would be missing), 2 on wrong usage.
   --url URL               https://host[:port][/path] (use for pull-mode clusters and Karmada < 1.13)
   --service NS/NAME[:PORT][/PATH]
                           a Service in karmada-apiserver's view; PATH default /interpret, PORT default 443
-  --ca-file F             PEM CA bundle to embed as caBundle
+  --ca-file F             PEM CA bundle to embed as caBundle (its CERTIFICATE blocks; a file without one is refused)
   --timeout-seconds N     1-30 (default 10)
   --name NAME             metadata.name (default karmada-interpreter-webhook)
   --webhook-name FQDN     webhooks[].name (default interpreter.karmada-interpreter-webhook.io)
@@ -146,7 +146,7 @@ export async function run(args: string[]): Promise<number> {
       const config = webhookConfiguration(selectServedKinds(loaded.registry.served(), values), {
         url: values.url,
         service: values.service,
-        caBundle: values['ca-file'] ? await readFile(values['ca-file'], 'utf8') : undefined,
+        caBundle: values['ca-file'] ? (await readCaBundle({ caFile: values['ca-file'] })).pem : undefined,
         timeoutSeconds: values['timeout-seconds'] === undefined ? undefined : Number(values['timeout-seconds']),
         name: values.name,
         webhookName: values['webhook-name'],

@@ -26,12 +26,23 @@ export async function caBundleFile(source: CaSource): Promise<string> {
   }
 }
 
-/** Reads the PEM bundle and checks that it holds at least one certificate, so we never publish junk. */
+/** What a PEM file without certificates holds instead, for the refusal: "a PEM PRIVATE KEY", "no PEM block". */
+function pemContents(pem: string): string {
+  const labels = [...new Set([...pem.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((match) => match[1]))];
+  if (labels.length === 0) return 'no PEM block';
+  return labels.map((label) => `a PEM ${label}`).join(' and ');
+}
+
+/**
+ * Reads the PEM bundle and checks that it holds at least one certificate that parses as X.509, so we
+ * never publish junk (or a private key) as caBundle. Only the CERTIFICATE blocks are returned.
+ * Used by `register`, `serve --register` and `webhook-config --ca-file`.
+ */
 export async function readCaBundle(source: CaSource): Promise<{ file: string; pem: string }> {
   const file = await caBundleFile(source);
   const pem = await readFile(file, 'utf8');
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  if (blocks.length === 0) throw new Error(`${file} holds no PEM certificate`);
+  if (blocks.length === 0) throw new Error(`${file} holds no PEM certificate (it holds ${pemContents(pem)}): give the CA certificate`);
   for (const block of blocks) {
     try {
       new X509Certificate(block);

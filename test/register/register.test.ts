@@ -3,6 +3,7 @@
 // the fake checks it (method, content type, field manager, force, whole-object body).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -321,7 +322,12 @@ describe('register', () => {
     dirs.push(dir);
     const junk = await runQuiet(['--kubeconfig', api.kubeconfig, '--service', 'karmada-system/x', '--ca-file', join(dir, 'junk.pem')]);
     expect(junk.code).toBe(1);
-    expect(junk.stderr).toMatch(/junk\.pem holds no PEM certificate/);
+    expect(junk.stderr).toMatch(/junk\.pem holds no PEM certificate \(it holds no PEM block\)/);
+    await writeFile(join(dir, 'tls.key'), (await generateSelfSigned()).keyPem);
+    const key = await runQuiet(['--kubeconfig', api.kubeconfig, '--service', 'karmada-system/x', '--ca-file', join(dir, 'tls.key'), '--name', 'from-key']);
+    expect(key.code).toBe(1);
+    expect(key.stderr).toMatch(/^register: \S*tls\.key holds no PEM certificate \(it holds a PEM PRIVATE KEY\): give the CA certificate\n$/);
+    expect(api.objects.has('from-key')).toBe(false);
 
     const certs = await generateSelfSigned();
     await writeFile(join(dir, 'ca.pem'), certs.caPem);
@@ -332,6 +338,33 @@ describe('register', () => {
       /karmada-apiserver answered HTTP 403 for ResourceInterpreterWebhookConfiguration denied: injected failure 403 .*get, create and patch .*register-rbac\.yaml/,
     );
     expect(api.objects.has('denied')).toBe(false);
+  });
+
+  it('an API server nothing answers at: the message gives its URL and why (not only "fetch failed")', async () => {
+    // A loopback port that was just free: connecting to it is refused.
+    const listener = createServer();
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const { port } = listener.address() as AddressInfo;
+    await new Promise((resolve) => listener.close(resolve));
+    const certs = await generateSelfSigned();
+    const url = `https://127.0.0.1:${port}`;
+    const dir = await tempDir({
+      'ca.pem': certs.caPem,
+      kubeconfig: stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'gone', cluster: { server: url, 'certificate-authority-data': Buffer.from(certs.caPem).toString('base64') } }],
+        users: [{ name: 'admin', user: { token: 'x' } }],
+        contexts: [{ name: 'gone', context: { cluster: 'gone', user: 'admin' } }],
+        'current-context': 'gone',
+      }),
+    });
+    dirs.push(dir);
+    const result = await runQuiet(['--kubeconfig', join(dir, 'kubeconfig'), '--service', 'karmada-system/x', '--ca-file', join(dir, 'ca.pem')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `register: cannot reach karmada-apiserver at ${url} for ResourceInterpreterWebhookConfiguration karmada-interpreter-webhook: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    );
   });
 
   it('Registrar retries after failures with backoff, re-applies on refresh, and logs the precedence warning when it changes', async () => {
