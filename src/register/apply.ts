@@ -52,14 +52,19 @@ export async function applyWebhookConfiguration(kubeConfig: KubeConfig, desired:
         error,
         `ResourceInterpreterWebhookConfiguration ${name}`,
         'get, create and patch on resourceinterpreterwebhookconfigurations.config.karmada.io',
+        kubeConfig.getCurrentCluster()?.server,
       );
     }
   }
 }
 
-/** Turns client-node's ApiException (whose message is the whole response) into one readable line. */
-export function describeApiError(error: unknown, what: string, rights: string): Error {
-  if (!(error instanceof ApiException)) return error as Error;
+/**
+ * Turns client-node's ApiException (whose message is the whole response) into one readable line, and
+ * fetch's "fetch failed" (no answer at all) into one naming the API server's URL and the cause
+ * (connect ECONNREFUSED 127.0.0.1:6443, getaddrinfo ENOTFOUND host, a TLS error).
+ */
+export function describeApiError(error: unknown, what: string, rights: string, server?: string): Error {
+  if (!(error instanceof ApiException)) return describeUnreachable(error, what, server);
   let message: string;
   try {
     const body = typeof error.body === 'string' ? JSON.parse(error.body) : error.body;
@@ -74,4 +79,13 @@ export function describeApiError(error: unknown, what: string, rights: string): 
         ? ` (the kubeconfig user needs ${rights}; see manifests/karmada/register-rbac.yaml)`
         : '';
   return new Error(`karmada-apiserver answered HTTP ${error.code} for ${what}: ${message || 'no message'}${hint}`);
+}
+
+/** fetch's TypeError("fetch failed") says nothing; its cause (a system or TLS error) says why. */
+function describeUnreachable(error: unknown, what: string, server: string | undefined): Error {
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  if (!(error instanceof TypeError) || !(cause instanceof Error)) return error as Error;
+  const code = (cause as NodeJS.ErrnoException).code;
+  const reason = code && !cause.message.includes(code) ? `${cause.message} (${code})` : cause.message;
+  return new Error(`cannot reach karmada-apiserver at ${server ?? 'the kubeconfig server'} for ${what}: ${reason}`, { cause: error });
 }

@@ -62,7 +62,12 @@ export async function findShadowingCustomizations(kubeConfig: KubeConfig, served
       continueToken = page.metadata?.continue || page.metadata?._continue || undefined;
     } while (continueToken);
   } catch (error) {
-    throw describeApiError(error, `the list of ${RIC_KIND}s`, 'list on resourceinterpretercustomizations.config.karmada.io');
+    throw describeApiError(
+      error,
+      `the list of ${RIC_KIND}s`,
+      'list on resourceinterpretercustomizations.config.karmada.io',
+      kubeConfig.getCurrentCluster()?.server,
+    );
   }
   return shadowingCustomizations(items, served);
 }
