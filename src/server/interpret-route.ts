@@ -24,8 +24,23 @@ export interface InterpretRouteOptions {
   /** Where the synchronous steps of large requests (interpreting, recording) take their turns. */
   largeSteps: OnePerTurn;
 }
-/** Longest kind, operation or uid written to a log line. */
+/** Longest kind, operation, uid, namespace or name written to a log line. */
 const MAX_LOGGED_FIELD = 256;
+
+/**
+ * The request's namespace and name for the log line (Karmada's uid is random, so these say which object
+ * was interpreted): request.namespace and request.name, else the object's metadata.
+ */
+function objectRef(exchange: Exchange): { namespace?: string; name?: string } {
+  const request = exchange.request;
+  if (!request) return {};
+  const metadata = (request.object as { metadata?: { namespace?: unknown; name?: unknown } } | undefined)?.metadata;
+  const pick = (own: unknown, fromObject: unknown): string | undefined => {
+    const value = typeof own === 'string' && own !== '' ? own : fromObject;
+    return typeof value === 'string' && value !== '' ? clip(value, MAX_LOGGED_FIELD) : undefined;
+  };
+  return { namespace: pick(request.namespace, metadata?.namespace), name: pick(request.name, metadata?.name) };
+}
 
 /**
  * The request context of one call; its uid is read from the body only when a script prints. A class, not
@@ -112,6 +127,7 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
       apiVersion: exchange.apiVersion && clip(exchange.apiVersion, MAX_LOGGED_FIELD),
       kind: exchange.kind && clip(exchange.kind, MAX_LOGGED_FIELD),
       operation: exchange.operation && clip(exchange.operation, MAX_LOGGED_FIELD),
+      ...objectRef(exchange),
       code: exchange.code,
       durationMs: Math.round(durationMs * 1000) / 1000,
       implementation: exchange.implementation,

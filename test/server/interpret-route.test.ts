@@ -136,6 +136,36 @@ describe('listening', () => {
   });
 });
 
+describe('the log line', () => {
+  it("names the request's namespace and name (from the object's metadata when the request leaves them out), clipped", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const app = buildApp({ registry: testRegistry(), logger: pino({ level: 'info' }, sink) });
+    try {
+      const given = karmadaRequest('InterpretHealth', { ...workloadObject(), metadata: { name: 'web', namespace: 'shop' } }, { uid: 'log-given' });
+      const fromObject = karmadaRequest('InterpretHealth', { ...workloadObject(), metadata: { name: 'api', namespace: 'team-a' } }, { uid: 'log-object' });
+      delete (fromObject.request as Record<string, unknown>).name;
+      delete (fromObject.request as Record<string, unknown>).namespace;
+      // request.name is refused past 253 characters; the object's metadata.name is not checked for length.
+      const long = 'n'.repeat(300);
+      const clipped = karmadaRequest('InterpretHealth', { ...workloadObject(), metadata: { name: long, namespace: 'default' } }, { uid: 'log-long' });
+      delete (clipped.request as Record<string, unknown>).name;
+      for (const body of [given, fromObject, clipped]) await sendHttp(app, { url: '/interpret', headers: JSON_TYPE, body: JSON.stringify(body) });
+      const line = (uid: string) => lines.find((l) => l.msg === 'interpreted' && l.uid === uid);
+      expect(line('log-given')).toMatchObject({ namespace: 'shop', name: 'web', kind: 'Workload', operation: 'InterpretHealth', code: 200 });
+      expect(line('log-object')).toMatchObject({ namespace: 'team-a', name: 'api' });
+      expect(line('log-long')?.name).toBe(`${'n'.repeat(256)}… (44 more characters)`);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('Lua print', () => {
   it('is logged with the uid of the request whose script printed', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kiw-print-'));
