@@ -1,6 +1,7 @@
 // `check`: compile-check RIC files and print a report in the layout of `karmadactl interpret --check`
 // (pkg/karmadactl/interpret/check.go): per object SOURCE, TARGET and, per rule, UNSET / PASS / ERROR.
 import { readFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { parseCustomizationFile } from './parse.ts';
 import { CUSTOMIZATION_RULES } from '../lua/operations.ts';
 import { findCustomizationFiles } from './files.ts';
@@ -23,6 +24,7 @@ export function checkCustomizationFiles(paths: readonly string[], runtime: Pick<
   let ok = true;
   const lines: string[] = [];
   const { files, missing } = findCustomizationFiles(paths);
+  const shown = (file: string) => asGiven(file, paths);
   for (const path of missing) {
     ok = false;
     lines.push(`error: the path "${path}" does not exist`);
@@ -34,19 +36,22 @@ export function checkCustomizationFiles(paths: readonly string[], runtime: Pick<
       text = readFileSync(file, 'utf8');
     } catch (err) {
       ok = false;
-      lines.push(SEPARATOR, `SOURCE: ${file}`, `cannot read: ${(err as Error).message}`);
+      lines.push(SEPARATOR, `SOURCE: ${shown(file)}`, `cannot read ${shown(file)}: ${(err as Error).message}`);
       continue;
     }
     for (const doc of parseCustomizationFile(text, file)) {
+      // Every message names the file (as the user gave its path) and the document: a name alone, or
+      // "line 15 of the file", does not say where to look when a folder holds many files.
+      const where = `${shown(file)} document ${doc.document}`;
       if (doc.skipped) {
-        lines.push(SEPARATOR, `SOURCE: ${file} (document ${doc.document})`, `WARNING: ${doc.skipped}`);
+        lines.push(SEPARATOR, `SOURCE: ${where}`, `WARNING: ${where}: ${doc.skipped}`);
         continue;
       }
-      lines.push(SEPARATOR, `SOURCE: ${doc.name ?? `${file} (document ${doc.document})`}`);
+      lines.push(SEPARATOR, `SOURCE: ${doc.name === undefined ? where : `${doc.name} (${where})`}`);
       const ric = doc.customization;
       if (!ric) {
         ok = false;
-        lines.push(doc.error ?? 'invalid');
+        lines.push(`${where}: ${doc.error ?? 'invalid'}`);
         continue;
       }
       lines.push(`TARGET: ${ric.target.apiVersion} ${ric.target.kind}\t`, 'RULERS:');
@@ -54,7 +59,7 @@ export function checkCustomizationFiles(paths: readonly string[], runtime: Pick<
         const script = ric.scripts[field];
         let verdict = 'UNSET';
         if (script) {
-          const error = compileError(runtime, script, ric.positions?.[field]);
+          const error = compileError(runtime, script, ric.positions?.[field], shown(file));
           if (error === undefined) {
             verdict = 'PASS';
           } else {
@@ -67,6 +72,16 @@ export function checkCustomizationFiles(paths: readonly string[], runtime: Pick<
     }
   }
   return { output: alignColumns(lines.join('\n') + (lines.length ? '\n' : '')), ok };
+}
+
+/** A found file (an absolute path) as the user would write it: under the given path that holds it. */
+function asGiven(file: string, paths: readonly string[]): string {
+  for (const path of paths) {
+    const root = resolve(path);
+    if (file === root) return path;
+    if (file.startsWith(root.endsWith(sep) ? root : root + sep)) return join(path, relative(root, file));
+  }
+  return file;
 }
 
 /**

@@ -193,14 +193,20 @@ function readFile(file: string, runtime: CustomizationRuntime): FileOutcome {
  * The compile error message of a script, or undefined when it compiles: "script line 2 (line 14 of the
  * file): <Lua message>", with a hint when `luaScript: >` folded the script's lines together.
  */
-export function compileError(runtime: Pick<CustomizationRuntime, 'compileCheck'>, script: string, position?: ScriptPosition): string | undefined {
+export function compileError(
+  runtime: Pick<CustomizationRuntime, 'compileCheck'>,
+  script: string,
+  position?: ScriptPosition,
+  /** Named in the line ("FILE line 23"); without it, "line 23 of the file". */
+  file?: string,
+): string | undefined {
   try {
     runtime.compileCheck(script);
     return undefined;
   } catch (err) {
     const e = err as { luaMessage?: unknown; line?: unknown; message?: unknown };
     if (typeof e.luaMessage === 'string') {
-      const where = typeof e.line === 'number' && e.line > 0 ? `${scriptLineText(e.line, position)}: ` : '';
+      const where = typeof e.line === 'number' && e.line > 0 ? `${scriptLineText(e.line, position, file)}: ` : '';
       return `${where}${e.luaMessage}${foldingHint(position)}`;
     }
     return `${String(e.message ?? err).trim()}${foldingHint(position)}`;

@@ -138,7 +138,7 @@ spec:
     );
     const { code, stdout } = await cli(['check', folder]);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/InterpretHealth: +ERROR: script line 3 \(line 11 of the file\): unexpected symbol near 'end'/);
+    expect(stdout).toMatch(/InterpretHealth: +ERROR: script line 3 \(.*typos\/customization\.yaml line 11\): unexpected symbol near 'end'/);
     expect(stdout).toContain('unknown field "spec.customizations.healthInterpretations" (did you mean healthInterpretation?)');
   });
 });

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/check.ts';
 import { alignColumns, checkCustomizationFiles } from '../../src/customizations/check.ts';
@@ -59,11 +59,11 @@ describe('checkCustomizationFiles', () => {
     expect(output).toBe(
       [
         '-----------------------------------',
-        'SOURCE: customization-check',
+        `SOURCE: customization-check (${file} document 1)`,
         'TARGET: apps/v1 Deployment   ',
         'RULERS:',
         '    Retain:                  PASS',
-        "    InterpretReplica:        ERROR: script line 2 (line 19 of the file): unexpected symbol near 'ERROR'   ",
+        `    InterpretReplica:        ERROR: script line 2 (${file} line 19): unexpected symbol near 'ERROR'   `,
         '    InterpretComponent:      UNSET',
         '    ReviseReplica:           UNSET',
         '    InterpretStatus:         UNSET',
@@ -83,11 +83,11 @@ describe('checkCustomizationFiles', () => {
     expect(output).toBe(
       [
         '-----------------------------------',
-        `SOURCE: ${file} (document 1)`,
-        'WARNING: skipped: not a ResourceInterpreterCustomization, got /v1, Kind=Pod',
+        `SOURCE: ${file} document 1`,
+        `WARNING: ${file} document 1: skipped: not a ResourceInterpreterCustomization, got /v1, Kind=Pod`,
         '-----------------------------------',
-        'SOURCE: kind-unset',
-        'spec.target.kind is not set',
+        `SOURCE: kind-unset (${file} document 2)`,
+        `${file} document 2: spec.target.kind is not set`,
         '',
       ].join('\n'),
     );
@@ -121,8 +121,8 @@ spec:
     expect(output).toBe(
       [
         '-----------------------------------',
-        'SOURCE: typo',
-        'unknown field "spec.taget" (did you mean target?); unknown field "spec.target.knd" (did you mean kind?); ' +
+        `SOURCE: typo (${join(dir, 'typo.yaml')} document 1)`,
+        `${join(dir, 'typo.yaml')} document 1: unknown field "spec.taget" (did you mean target?); unknown field "spec.target.knd" (did you mean kind?); ` +
           'unknown field "spec.customizations.healthInterpretations" (did you mean healthInterpretation?); ' +
           'unknown field "spec.customizations.replicaResource.luaScrpt" (did you mean luaScript?)',
         '',
@@ -135,6 +135,19 @@ spec:
     const { output, ok } = checkCustomizationFiles([dir], new FakeRuntime());
     expect(ok).toBe(true);
     expect(output).toContain('    InterpretReplica:        PASS\n');
+  });
+
+  it('names the file as its path was given, and the document, in every message (issue 32)', () => {
+    writeFileSync(join(dir, 'multi.yaml'), `${NOT_RICS}---\n${CHECKED}`);
+    const given = relative(process.cwd(), dir);
+    const { output, ok } = checkCustomizationFiles([given], new FakeRuntime());
+    expect(ok).toBe(false);
+    const file = join(given, 'multi.yaml');
+    expect(output).toContain(`SOURCE: ${file} document 1\nWARNING: ${file} document 1: skipped:`);
+    expect(output).toContain(`SOURCE: kind-unset (${file} document 2)\n${file} document 2: spec.target.kind is not set\n`);
+    expect(output).toContain(`SOURCE: customization-check (${file} document 3)\n`);
+    expect(output).toMatch(new RegExp(`InterpretReplica: +ERROR: script line 2 \\(${file.replace(/[.\\/]/g, '\\$&')} line 32\\): `));
+    expect(output).not.toContain('of the file');
   });
 
   it('fails for a path that does not exist', () => {
