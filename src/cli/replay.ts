@@ -53,7 +53,7 @@ export async function run(args: string[]): Promise<number> {
 
   let files: string[];
   try {
-    files = await listExchangeFiles(positionals);
+    files = await listExchangeFiles(positionals, (path, reason) => process.stderr.write(`replay: skipped ${path}: ${reason}\n`));
   } catch (error) {
     return usageError((error as Error).message);
   }

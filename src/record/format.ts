@@ -92,11 +92,28 @@ export async function readExchange(file: string): Promise<RecordedExchange> {
 }
 
 /** Every *.json file under the paths, sorted (names sort by kind, operation and time). */
-export async function listExchangeFiles(paths: string[]): Promise<string[]> {
+/**
+ * The *.json files under `paths`, in name order. A path given that cannot be read is an error; an entry
+ * found inside a folder that cannot be read (a dangling link, a link loop) is passed to `onSkip` and left
+ * out, and a folder reached again through a link is walked once, so one bad entry never stops a replay.
+ */
+export async function listExchangeFiles(paths: string[], onSkip: (path: string, reason: string) => void = () => {}): Promise<string[]> {
   const files: string[] = [];
+  const walked = new Set<string>();
   const walk = async (path: string): Promise<void> => {
-    if ((await stat(path)).isDirectory()) {
-      for (const entry of (await readdir(path)).sort()) await walk(join(path, entry));
+    const info = await stat(path);
+    if (info.isDirectory()) {
+      const id = `${info.dev}:${info.ino}`;
+      if (walked.has(id)) return onSkip(path, 'a folder already walked (a link back into the tree)');
+      walked.add(id);
+      for (const entry of (await readdir(path)).sort()) {
+        const child = join(path, entry);
+        try {
+          await walk(child);
+        } catch (error) {
+          onSkip(child, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+        }
+      }
     } else if (path.endsWith('.json')) files.push(path);
   };
   for (const path of paths) await walk(path);

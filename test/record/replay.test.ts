@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,7 +6,7 @@ import { run as runReplay } from '../../src/cli/replay.ts';
 import { createRegistry } from '../../src/interpreter/setup.ts';
 import { decodePatch, encodePatch } from '../../src/protocol/patch.ts';
 import { compareResponses } from '../../src/record/response-comparison.ts';
-import { readExchange, writeExchange, type RecordedExchange } from '../../src/record/format.ts';
+import { listExchangeFiles, readExchange, writeExchange, type RecordedExchange } from '../../src/record/format.ts';
 import { redactExchange } from '../../src/record/redact.ts';
 import { inProcessTarget, replayFile, replayFiles, urlTarget } from '../../src/record/replay.ts';
 import { startLocalServer } from '../../src/server/local.ts';
@@ -347,5 +347,31 @@ spec:
     expect(out).toContain('(example.io/v1 Widget InterpretReplica default/w5): 1 difference(s)\n  replicas: 5 → 3\n');
     expect(out).not.toContain('w2');
     expect(out.trim().split('\n').at(-1)).toBe('1 unchanged, 1 changed');
+  });
+});
+
+describe('listing recorded files', () => {
+  it('skips a link loop and a dangling link with a note each, walks a linked-back folder once, and keeps every readable file', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'replay-list-'));
+    try {
+      await mkdir(join(root, 'a'));
+      await writeFile(join(root, 'a', 'one.json'), '{}');
+      await writeFile(join(root, 'two.json'), '{}');
+      await symlink('.', join(root, 'a', 'loop')); // a -> itself
+      await symlink(join(root, 'missing'), join(root, 'dangling.json'));
+      await symlink('self-loop', join(root, 'self-loop')); // ELOOP
+      const skipped: Array<[string, string]> = [];
+      const files = await listExchangeFiles([root], (path, reason) => skipped.push([path.slice(root.length + 1), reason]));
+      expect(files.map((f) => f.slice(root.length + 1))).toEqual(['a/one.json', 'two.json']);
+      expect(skipped).toEqual([
+        ['a/loop', 'a folder already walked (a link back into the tree)'],
+        ['dangling.json', 'ENOENT'],
+        ['self-loop', 'ELOOP'],
+      ]);
+      // A path given that cannot be read is still an error: a typo is not skipped silently.
+      await expect(listExchangeFiles([join(root, 'nope')])).rejects.toThrow(/ENOENT/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
