@@ -1,5 +1,6 @@
 // The release workflow publishes the image the kustomize base names, for every architecture the
 // manifests may land on, with the OCI labels, SBOM and provenance a platform team checks.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -47,10 +48,26 @@ describe('release workflow', () => {
     expect(meta.images).toBe('${{ env.IMAGE }}');
     expect(job.env.IMAGE).toBe('ghcr.io/${{ github.repository_owner }}/karmada-interpreter-webhook');
     const [image] = kustomization.images;
-    // Same registry and repository name; the owner is whoever publishes (a fork publishes its own).
-    expect(image.newName.replace(/^ghcr\.io\/[^/]+\//, 'ghcr.io/${{ github.repository_owner }}/')).toBe(job.env.IMAGE);
+    // The base's image is what this project's repository (owner karmada-interpreter-webhook) pushes;
+    // a fork's token pushes only under the fork's owner.
+    expect(image.name).toBe(job.env.IMAGE.replace('${{ github.repository_owner }}', 'karmada-interpreter-webhook'));
+    expect(image.newName).toBeUndefined();
     // type=semver {{version}} turns tag v0.1.0 into image tag 0.1.0: the base's newTag.
     expect(meta.tags).toContain('type=semver,pattern={{version}}');
     expect(image.newTag).toBe(pkg.version);
+  });
+
+  it("warns when it pushes another image than the manifests' (a fork), with the overlay's override", () => {
+    const check = job.steps.find((s: any) => s.name === 'The image the manifests name');
+    expect(job.steps.indexOf(check)).toBeLessThan(job.steps.findIndex((s: any) => s.uses?.startsWith('docker/build-push-action@')));
+    const run = (image: string) =>
+      execFileSync('bash', ['--norc', '--noprofile', '-c', check.run], { cwd: ROOT, env: { PATH: process.env.PATH, IMAGE: image }, encoding: 'utf8' });
+    const [{ name }] = kustomization.images;
+    expect(run(name)).toBe('');
+    // GitHub keeps the owner's case; ghcr.io names are lower case.
+    expect(run('ghcr.io/Karmada-Interpreter-Webhook/karmada-interpreter-webhook')).toBe('');
+    expect(run('ghcr.io/My-Fork/karmada-interpreter-webhook')).toBe(
+      `::warning::this release pushes ghcr.io/my-fork/karmada-interpreter-webhook, manifests/ runs ${name}; overlays select this image with images: [{name: ${name}, newName: ghcr.io/my-fork/karmada-interpreter-webhook}]\n`,
+    );
   });
 });
