@@ -17,6 +17,11 @@ export interface ServeConfig {
   /** `--self-signed-dir`: where the generated self-signed set is kept between starts (default: the user's cache). */
   selfSignedDir?: string;
   customizations: string[];
+  /**
+   * `--serve-with-broken-customizations`: a customization file that fails to load at start does not keep
+   * the server unready (its kinds answer that it failed to load; the other files serve).
+   */
+  serveWithBrokenCustomizations: boolean;
   /** `--examples`: the shipped Lua examples to serve (`all` or kinds); none by default. */
   examples: string[];
   logLevel: string;
@@ -83,6 +88,13 @@ export const SERVE_OPTIONS: OptionSpec[] = [
     env: 'KARMADA_INTERPRETER_CUSTOMIZATIONS',
     multiple: true,
     help: 'directory of ResourceInterpreterCustomization files (repeatable, recursive, reloaded on change); must exist at start (exit 2 otherwise)',
+  },
+  {
+    flag: 'serve-with-broken-customizations',
+    env: 'KARMADA_INTERPRETER_SERVE_WITH_BROKEN_CUSTOMIZATIONS',
+    boolean: true,
+    default: 'false',
+    help: 'be ready although a --customizations file failed to load at start (its kinds answer that it failed to load); by default /readyz stays 503 naming the file until it loads',
   },
   {
     flag: 'examples',
@@ -321,6 +333,7 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
     tlsSans: list('tls-san'),
     selfSignedDir,
     customizations,
+    serveWithBrokenCustomizations: parseBoolean(str('serve-with-broken-customizations')!, 'serve-with-broken-customizations'),
     examples,
     logLevel,
     bodyLimit: parseSize(str('body-limit')!, 'body-limit'),

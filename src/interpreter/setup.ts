@@ -21,8 +21,8 @@ export interface RegistryOptions {
   untrustedWork?: Omit<UntrustedWorkOptions, 'luaTimeoutMs'>;
   /** Reload user customizations when their files change (the server; not the one-shot CLI). */
   watch?: boolean;
-  /** Told about every reload of user customizations (the server logs, counts and reports it). */
-  onReload?: (result: LoadResult, applied: boolean) => void;
+  /** Told about every reload of user customizations (the server logs, counts and reports it) and the set serving after it. */
+  onReload?: (result: LoadResult, applied: boolean, serving: LoadResult | undefined) => void;
   /**
    * Customization files consulted last, after the built-in Lua: they answer only kinds, or operations
    * of a kind, that nothing else implements. `conformance` passes the `customizations.yaml` beside each
@@ -82,7 +82,8 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Loa
         if (applied) registry.setLayer('user-lua', result.interpreters);
         // Rejected or not, what failed now is what a call the good set cannot answer should hear about.
         registry.setFailed(result.failed);
-        options.onReload?.(result, applied);
+        // What serves now: `result` when applied, else the last good set (or the start's, if none since).
+        options.onReload?.(result, applied, applied ? result : (watch?.current() ?? userLua));
       },
       { ...luaOptions, initial: userLua },
     );

@@ -81,7 +81,13 @@ export class Metrics {
   });
   readonly customizationLoadErrors = new Gauge({
     name: `${METRIC_PREFIX}lua_customization_load_errors`,
-    help: 'Problems in the last load of customization files (a broken file is not used).',
+    help: 'Problems in the last load of customization files: at start a broken file is not served; after a rejected reload its last good copy serves (lua_customization_serving_last_good).',
+    registers: this.registers,
+  });
+  readonly customizationServingLastGood = new Gauge({
+    name: `${METRIC_PREFIX}lua_customization_serving_last_good`,
+    help: 'Customization files whose last reload failed and whose last good copy keeps serving: 1 for each such file, none once a reload applies.',
+    labelNames: ['file'] as const,
     registers: this.registers,
   });
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { ServeConfig } from '../config.ts';
 import { createRegistry } from '../interpreter/setup.ts';
-import type { LoadProblem } from '../customizations/loader.ts';
+import { CustomizationReport } from '../customizations/status.ts';
 import { ExchangeRecorder } from '../record/recorder.ts';
 import { serverVersion } from '../record/server-version.ts';
 import type { Registrar } from '../register/registrar.ts';
@@ -47,12 +47,6 @@ function listenError(error: unknown, flags: string): unknown {
     EADDRNOTAVAIL: 'no network interface of this machine has that address: choose another',
   };
   return code && why[code] ? new Error(`cannot listen on ${flags}: ${why[code]} (${code})`) : error;
-}
-
-/** Where a customization problem is, without its text: /readyz is not the place for file contents. */
-function problemLocation(problem: LoadProblem): string {
-  const document = /^document \d+/.exec(problem.message)?.[0];
-  return document ? `${problem.file} (${document})` : problem.file;
 }
 
 /**
@@ -102,6 +96,7 @@ export async function startServing(config: ServeConfig) {
   const metrics = new Metrics({ version: serverVersion() });
   const readiness = new Readiness();
   readiness.set('tls', false, 'not serving yet');
+  const customizationReport = new CustomizationReport(config.serveWithBrokenCustomizations);
 
   let registrar: Registrar | undefined;
   const loaded = await createRegistry({
@@ -118,11 +113,20 @@ export async function startServing(config: ServeConfig) {
       onCompileCache: (hit) => metrics.compileCache.inc({ result: hit ? 'hit' : 'miss' }),
     },
     watch: true,
-    onReload(result, applied) {
+    onReload(result, applied, serving) {
       metrics.customizationReloads.inc({ result: applied ? 'applied' : 'rejected' });
       metrics.customizationLoadErrors.set(result.errors.length);
       if (applied) void registrar?.refresh('customizations reloaded');
-      reportCustomizations(result.errors, applied ? 'reloaded customizations' : 'customization reload rejected; the last good set keeps serving');
+      const status = customizationReport.reload(result, applied, serving);
+      metrics.customizationServingLastGood.reset();
+      for (const file of status.lastGood) metrics.customizationServingLastGood.set({ file }, 1);
+      readiness.set('customizations', status.ok, status.detail);
+      if (result.errors.length > 0)
+        logger.error(
+          { errors: result.errors, servingLastGood: status.lastGood },
+          'customization reload rejected; the last good set keeps serving (the last good copy of each file that failed)',
+        );
+      else logger.info({ kinds: loaded.registry.served().length }, 'reloaded customizations');
       if (result.warnings.length > 0) logger.warn({ warnings: result.warnings }, 'customization files loaded with warnings');
       readiness.set('registry', true, `${loaded.registry.served().length} kinds`);
     },
@@ -139,15 +143,17 @@ export async function startServing(config: ServeConfig) {
     void loaded.untrusted.start().then(() => readiness.set('workers', true, `${config.luaWorkers} worker threads`));
   }
   readiness.set('registry', true, `${loaded.registry.served().length} kinds`);
-  // A broken customization file is reported, not fatal: the other kinds must keep being served.
-  function reportCustomizations(errors: LoadProblem[], message: string) {
-    readiness.set('customizations', true, errors.length === 0 ? 'all customization files loaded' : `not used: ${errors.map(problemLocation).join(', ')}`);
-    if (errors.length > 0) logger.error({ errors }, message);
-    else logger.info({ kinds: loaded.registry.served().length }, message);
-  }
+  // A file broken at start keeps the server unready (unless --serve-with-broken-customizations), so a
+  // broken ConfigMap stops a rolling update; the other kinds are served all the same.
+  const startStatus = customizationReport.start(loaded.problems);
+  readiness.set('customizations', startStatus.ok, startStatus.detail);
   if (loaded.problems.length > 0)
-    reportCustomizations(loaded.problems, 'some customization files could not be used; calls for their kinds answer that they failed to load');
-  else readiness.set('customizations', true, 'all customization files loaded');
+    logger.error(
+      { errors: loaded.problems, ready: startStatus.ok },
+      startStatus.ok
+        ? 'some customization files could not be used; calls for their kinds answer that they failed to load (--serve-with-broken-customizations)'
+        : 'some customization files could not be used: unready until they load (--serve-with-broken-customizations serves the others); calls for their kinds answer that they failed to load',
+    );
   if (loaded.warnings.length > 0) logger.warn({ warnings: loaded.warnings }, 'customization files loaded with warnings');
   if (loaded.examples.length > 0) logger.info({ examples: loaded.examples.map((example) => example.name) }, 'serving shipped Lua examples (--examples)');
 

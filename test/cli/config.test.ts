@@ -24,6 +24,13 @@ describe('serve configuration', () => {
     expect(c.certDir).toBeUndefined();
   });
 
+  it('--serve-with-broken-customizations is off by default, a switch, and read from its variable', () => {
+    expect(serveConfig([], {}).serveWithBrokenCustomizations).toBe(false);
+    expect(serveConfig(['--serve-with-broken-customizations'], {}).serveWithBrokenCustomizations).toBe(true);
+    expect(serveConfig([], { KARMADA_INTERPRETER_SERVE_WITH_BROKEN_CUSTOMIZATIONS: 'true' }).serveWithBrokenCustomizations).toBe(true);
+    expect(() => serveConfig([], { KARMADA_INTERPRETER_SERVE_WITH_BROKEN_CUSTOMIZATIONS: 'maybe' })).toThrow(/serve-with-broken-customizations/);
+  });
+
   it('reads every flag from its environment variable, and a flag beats its variable', () => {
     const base = temp.make('kiw-config-');
     const [ric1, ric2, x, y] = ['ric1', 'ric2', 'x', 'y'].map((name) => mkdtempSync(join(base, name)));
