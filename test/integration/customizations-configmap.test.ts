@@ -86,4 +86,31 @@ describe('customizations from a ConfigMap volume', () => {
     while (Date.now() < deadline && (healthy = await healthOf(server))) await new Promise((r) => setTimeout(r, 100));
     expect(healthy).toBe(false);
   });
+
+  it('keep the pod unready when the ConfigMap is broken at start, and ready once an update fixes it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kiw-configmap-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    await writeConfigMapVolume(dir, '1', { 'widget.yaml': customization(true).replace('return true', 'return true end end') });
+
+    const server = await spawnServer(['--customizations', dir, '--log-level', 'info']);
+    cleanup.push(server.stop);
+    const readyz = async () => {
+      const answer = await send(server, { path: '/readyz' });
+      return { status: answer.status, customizations: JSON.parse(answer.body).checks.customizations as { ok: boolean; detail: string } };
+    };
+    const broken = await readyz();
+    expect(broken.status).toBe(503);
+    expect(broken.customizations.ok).toBe(false);
+    expect(broken.customizations.detail).toContain(
+      `${join(dir, 'widget.yaml')} failed to load, not served: document 1 (widget): healthInterpretation (InterpretHealth): `,
+    );
+
+    await writeConfigMapVolume(dir, '2', { 'widget.yaml': customization(false) });
+    const deadline = Date.now() + 15_000;
+    let now = broken;
+    while (Date.now() < deadline && (now = await readyz()).status !== 200) await new Promise((r) => setTimeout(r, 100));
+    expect(now.status).toBe(200);
+    expect(now.customizations).toEqual({ ok: true, detail: 'all customization files loaded' });
+    expect(await healthOf(server)).toBe(false);
+  });
 });
