@@ -2,6 +2,13 @@
 import { parseArgs } from 'node:util';
 import type { CustomizationRuntime } from '../customizations/interpreter.ts';
 import { checkCustomizationFiles } from '../customizations/check.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { findCustomizationFiles } from '../customizations/files.ts';
+import { compileError } from '../customizations/loader.ts';
+import { parseCustomizationFile } from '../customizations/parse.ts';
+import { CUSTOMIZATION_RULES } from '../lua/operations.ts';
+import { asUsageError, formatMachine, OUTPUT_FLAG, outputFormat, UsageError } from './common.ts';
 
 export const help = `Usage: karmada-interpreter check PATH...
 
@@ -17,10 +24,15 @@ As 'kubectl apply' (strict field validation) and 'serve' do, a field the CRD doe
 (a Kustomization, a ConfigMap) are skipped with a WARNING, as 'serve' skips them; a misspelled kind or
 a wrong apiVersion of a ResourceInterpreterCustomization is an error.
 
-Exits 1 when any object is not a valid customization or any script does not compile, 2 on usage errors.
+Exits 1 when any object is not a valid customization or any script does not compile, 2 on usage errors
+(an unknown option, no PATH, a PATH that does not exist).
 
 Options:
-  -h, --help   show this help
+  -o, --output FORMAT   text (default: the layout above), json or yaml: {ok, objects: [{file, document,
+                        name, target: {apiVersion, kind}, ok, rules: {OPERATION: UNSET|PASS|ERROR},
+                        errors: {OPERATION: message}, error, warning}]} (an object skipped as another
+                        kind has warning; one that is not a valid customization has error)
+  -h, --help            show this help
 `;
 
 export interface CheckDeps {
@@ -33,24 +45,36 @@ export interface CheckDeps {
 export async function run(args: string[], deps: CheckDeps = {}): Promise<number> {
   const stdout = deps.stdout ?? ((text: string) => void process.stdout.write(text));
   const stderr = deps.stderr ?? ((text: string) => void process.stderr.write(text));
-  let parsed;
   try {
-    parsed = parseArgs({ args, options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
-  } catch (err) {
-    stderr(`check: ${(err as Error).message}\n\n${help}`);
+    return await execute(args, deps, stdout);
+  } catch (error) {
+    const usage = asUsageError(error);
+    if (!usage) throw error;
+    stderr(`check: ${usage.message}\n${usage.showHelp ? `\n${help}` : ''}`);
     return 2;
   }
+}
+
+async function execute(args: string[], deps: CheckDeps, stdout: (text: string) => void): Promise<number> {
+  const parsed = parseArgs({ args, options: { help: { type: 'boolean', short: 'h' }, ...OUTPUT_FLAG }, allowPositionals: true, strict: true });
   if (parsed.values.help) {
     stdout(help);
     return 0;
   }
-  if (parsed.positionals.length === 0) {
-    stderr(`check: at least one PATH is required\n\n${help}`);
-    return 2;
+  const format = outputFormat(parsed.values.output, ['text', 'json', 'yaml']);
+  if (parsed.positionals.length === 0) throw new UsageError('at least one PATH is required');
+  // A path that is not there is a wrong command line (exit 2, on stderr), not a finding of the check.
+  for (const path of parsed.positionals) {
+    if (!existsSync(path)) throw new UsageError(`${path}: no such file or directory`, { showHelp: false });
   }
 
   const runtime = deps.runtime ?? (await defaultRuntime());
   try {
+    if (format !== 'text') {
+      const objects = checkReport(parsed.positionals, runtime);
+      stdout(formatMachine({ ok: objects.every((object) => object.ok), objects }, format));
+      return objects.every((object) => object.ok) ? 0 : 1;
+    }
     const { output, ok } = checkCustomizationFiles(parsed.positionals, runtime);
     stdout(output);
     return ok ? 0 : 1;
@@ -62,4 +86,75 @@ export async function run(args: string[], deps: CheckDeps = {}): Promise<number>
 async function defaultRuntime(): Promise<Pick<CustomizationRuntime, 'compileCheck'> & { close?(): void }> {
   const { LuaRuntime } = await import('../lua/runtime.ts');
   return new LuaRuntime({ poolSize: 1 });
+}
+
+/** One document of a checked file, for -o json|yaml: what the text layout says, as fields. */
+export interface CheckedObject {
+  file: string;
+  document: number;
+  name?: string;
+  target?: { apiVersion: string; kind: string };
+  ok: boolean;
+  rules?: Record<string, 'UNSET' | 'PASS' | 'ERROR'>;
+  errors?: Record<string, string>;
+  error?: string;
+  warning?: string;
+}
+
+/** The check of checkCustomizationFiles (same files, documents and compiler) as objects instead of karmadactl's layout. */
+export function checkReport(paths: readonly string[], runtime: Pick<CustomizationRuntime, 'compileCheck'>): CheckedObject[] {
+  const { files } = findCustomizationFiles(paths);
+  const objects: CheckedObject[] = [];
+  for (const file of files) {
+    const shown = asGiven(file, paths);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      objects.push({ file: shown, document: 0, ok: false, error: `cannot read ${shown}: ${(error as Error).message}` });
+      continue;
+    }
+    for (const doc of parseCustomizationFile(text, file)) {
+      const object: CheckedObject = { file: shown, document: doc.document, ok: true, ...(doc.name === undefined ? {} : { name: doc.name }) };
+      objects.push(object);
+      if (doc.skipped) {
+        object.warning = doc.skipped;
+        continue;
+      }
+      const ric = doc.customization;
+      if (!ric) {
+        object.ok = false;
+        object.error = doc.error ?? 'invalid';
+        continue;
+      }
+      object.target = { apiVersion: ric.target.apiVersion, kind: ric.target.kind };
+      object.rules = {};
+      for (const { field, operation } of CUSTOMIZATION_RULES) {
+        const script = ric.scripts[field];
+        if (!script) {
+          object.rules[operation] = 'UNSET';
+          continue;
+        }
+        const error = compileError(runtime, script, ric.positions?.[field], shown);
+        if (error === undefined) {
+          object.rules[operation] = 'PASS';
+        } else {
+          object.ok = false;
+          object.rules[operation] = 'ERROR';
+          (object.errors ??= {})[operation] = error.trim();
+        }
+      }
+    }
+  }
+  return objects;
+}
+
+/** A found file (an absolute path) as the user wrote it: under the given path that holds it. */
+function asGiven(file: string, paths: readonly string[]): string {
+  for (const path of paths) {
+    const root = resolve(path);
+    if (file === root) return path;
+    if (file.startsWith(root.endsWith(sep) ? root : root + sep)) return join(path, relative(root, file));
+  }
+  return file;
 }

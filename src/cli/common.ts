@@ -6,6 +6,7 @@ import type { Registry } from '../interpreter/registry.ts';
 import type { LoadedRegistry, RegistryOptions } from '../interpreter/setup.ts';
 import { readYamlDocuments } from '../k8s/yaml-documents.ts';
 import { selectExamples } from '../customizations/examples.ts';
+import { stringify as stringifyYaml } from 'yaml';
 
 /** Reads a YAML or JSON file ('-' = stdin) and returns every document. */
 export async function readDocuments(path: string): Promise<unknown[]> {
@@ -100,10 +101,7 @@ export async function withRegistry(args: string[], command: string, help: string
   try {
     loaded = await loadRegistry({ customizations: take('customizations'), ...(examples.length > 0 ? { examples } : {}) });
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${command}: ${error.message}\n\n${help}`);
-      return 2;
-    }
+    if (error instanceof UsageError) return usageError(command, error, help);
     throw error;
   }
   try {
@@ -111,4 +109,53 @@ export async function withRegistry(args: string[], command: string, help: string
   } finally {
     await loaded.close();
   }
+}
+
+/**
+ * The usage error in an error a command threw, if it is one: a UsageError, a parseArgs error (unknown
+ * option, missing value) or a file or folder the user named that does not exist (ENOENT with a path).
+ */
+export function asUsageError(error: unknown): UsageError | undefined {
+  if (error instanceof UsageError) return error;
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return new UsageError((error as Error).message);
+  if (code === 'ENOENT' && typeof path === 'string') return new UsageError(`${path}: no such file or directory`, { showHelp: false });
+  return undefined;
+}
+
+/** Reports a usage error the one way every command does: "COMMAND: message" on stderr (then the help, when given and useful); exit code 2. */
+export function usageError(command: string, error: string | UsageError, help?: string): number {
+  const usage = typeof error === 'string' ? new UsageError(error) : error;
+  process.stderr.write(`${command}: ${usage.message}\n${help !== undefined && usage.showHelp ? `\n${help}` : ''}`);
+  return 2;
+}
+
+/**
+ * Runs a command's body: a usage error (see asUsageError) goes to stderr with exit code 2, any other
+ * error to stderr as "COMMAND: message" with exit code 1. help, when given, follows a usage error.
+ */
+export async function runCommand(command: string, help: string | undefined, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    const usage = asUsageError(error);
+    if (usage) return usageError(command, usage, help);
+    process.stderr.write(`${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+/** -o/--output of the commands that print results; the default keeps each command's own output. */
+export const OUTPUT_FLAG = { output: { type: 'string', short: 'o' } } as const;
+
+/** The --output value, one of formats (the first is the default); anything else is a usage error. */
+export function outputFormat<F extends string>(value: string | undefined, formats: readonly [F, ...F[]]): F {
+  if (value === undefined) return formats[0];
+  if (!(formats as readonly string[]).includes(value)) throw new UsageError(`-o/--output ${value}: expected ${formats.join(', ')}`);
+  return value as F;
+}
+
+/** A result in the machine-readable form -o asked for: indented JSON, or YAML. */
+export function formatMachine(value: unknown, format: 'json' | 'yaml'): string {
+  return format === 'json' ? `${JSON.stringify(value, null, 2)}\n` : stringifyYaml(value);
 }

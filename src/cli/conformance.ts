@@ -11,7 +11,7 @@ import { caseInput, type TestCase } from '../testcases/cases.ts';
 import { SKIP, customizationsBesideTestdata, findTestdataFiles, formatSummary, runTestFiles } from '../testcases/runner.ts';
 import { WebhookClient, karmadaRequest, resultsFromResponse } from '../protocol/karmada-client.ts';
 import { startLocalServer } from '../server/local.ts';
-import { loadRegistry, REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, UsageError } from './common.ts';
+import { loadRegistry, REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, runCommand, UsageError } from './common.ts';
 
 /** Where Karmada keeps its third-party customizations and their cases, inside a checkout. */
 const KARMADA_CASES = join('pkg', 'resourceinterpreter', 'default', 'thirdparty', 'resourcecustomizations');
@@ -71,15 +71,7 @@ function answeredByFallback({ registry, fallbackLua }: LoadedRegistry): string[]
 }
 
 export async function run(args: string[]): Promise<number> {
-  try {
-    return await execute(args);
-  } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`conformance: ${(error as Error).message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  return runCommand('conformance', undefined, () => execute(args));
 }
 
 async function execute(args: string[]): Promise<number> {

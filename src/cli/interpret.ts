@@ -11,10 +11,22 @@ import type { LuaKindInterpreter } from '../customizations/interpreter.ts';
 import { interpretInputOf } from '../protocol/exchange.ts';
 import type { InterpreterRequest } from '../protocol/wire.ts';
 import { envelopeProblem } from '../protocol/schema.ts';
-import { loadRegistry, readDocuments, readSingleDocument, REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, UsageError } from './common.ts';
+import {
+  formatMachine,
+  loadRegistry,
+  OUTPUT_FLAG,
+  outputFormat,
+  readDocuments,
+  readSingleDocument,
+  REGISTRY_FLAGS,
+  REGISTRY_FLAGS_HELP,
+  runCommand,
+  UsageError,
+} from './common.ts';
 
 export const help = `Usage: karmada-interpreter interpret --operation OP (--desired-file F | --observed-file F)
          [--observed-file F] [--status-file F] [--desired-replica N] [--customizations DIR ...]
+         [-o text|json|yaml]
        karmada-interpreter interpret REQUEST.json          a ResourceInterpreterContext as Karmada sends it
        karmada-interpreter interpret TESTDATA.yaml [--case NAME]    a case of a Karmada-format testdata file
 
@@ -33,22 +45,17 @@ module, your customization (--customizations) or a shipped example (--examples).
                         or a Karmada testdata file (one case; --case NAME picks one of several, and
                         the result is compared with the case's output)
   --case NAME           with a testdata FILE: the case to run (its name: field)
+  -o, --output FORMAT   text (default: the documents above), json or yaml: one object
+                        {operation, apiVersion, kind, answeredBy: {layer, implementation, customizations,
+                        files}, results: {replica, revised, ...}, case: {name, matches, problems}}
+                        (case only for a testdata FILE)
 ${REGISTRY_FLAGS_HELP}
 Exits 1 with the interpreter's message when the operation fails (or a case's output differs), 2 on
-wrong usage.
+wrong usage (an unknown option, a missing or invalid argument, a file that does not exist).
 `;
 
 export async function run(args: string[]): Promise<number> {
-  try {
-    return await execute(args);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`interpret: ${error.message}\n${error.showHelp ? `\n${help}` : ''}`);
-      return 2;
-    }
-    process.stderr.write(`interpret: ${(error as Error).message}\n`);
-    return 1;
-  }
+  return runCommand('interpret', help, () => execute(args));
 }
 
 interface Job {
@@ -58,25 +65,22 @@ interface Job {
 }
 
 async function execute(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        operation: { type: 'string' },
-        'desired-file': { type: 'string' },
-        'observed-file': { type: 'string' },
-        'status-file': { type: 'string', multiple: true },
-        'desired-replica': { type: 'string' },
-        case: { type: 'string' },
-        ...REGISTRY_FLAGS,
-      },
-      allowPositionals: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const parsed = parseArgs({
+    args,
+    options: {
+      operation: { type: 'string' },
+      'desired-file': { type: 'string' },
+      'observed-file': { type: 'string' },
+      'status-file': { type: 'string', multiple: true },
+      'desired-replica': { type: 'string' },
+      case: { type: 'string' },
+      ...OUTPUT_FLAG,
+      ...REGISTRY_FLAGS,
+    },
+    allowPositionals: true,
+  });
   const v = parsed.values;
+  const format = outputFormat(v.output, ['text', 'json', 'yaml']);
   let job: Job;
   if (parsed.positionals.length > 0) {
     if (parsed.positionals.length > 1) throw new UsageError(`give one FILE, got ${parsed.positionals.length}`);
@@ -98,21 +102,43 @@ async function execute(args: string[]): Promise<number> {
       return 1;
     }
     const resolved = loaded.registry.resolve(job.input.apiVersion, job.input.kind, job.input.operation as Operation);
-    const results = Object.entries(resultsOf(outcome.result));
-    const docs = results.map(([name, value], i) => `---\n# [${i + 1}/${results.length}] ${name}:\n${stringify(value ?? null)}`);
-    process.stdout.write(`# answered by ${answeredBy(outcome, resolved?.interpreter as Partial<LuaKindInterpreter> | undefined)}\n${docs.join('')}`);
+    const interpreter = resolved?.interpreter as Partial<LuaKindInterpreter> | undefined;
+    const results = resultsOf(outcome.result);
+    let verdict: { name: string; matches: boolean; problems: string[] } | undefined;
     if (job.testCase) {
       const refused = expectationProblem(job.testCase.output);
-      if (refused !== undefined) {
-        process.stderr.write(`case ${JSON.stringify(job.testCase.name)}: ${refused}\n`);
+      const problems = refused !== undefined ? [refused] : compareResults(job.testCase.output ?? {}, results);
+      verdict = { name: job.testCase.name, matches: problems.length === 0, problems };
+    }
+    if (format === 'text') {
+      const entries = Object.entries(results);
+      const docs = entries.map(([name, value], i) => `---\n# [${i + 1}/${entries.length}] ${name}:\n${stringify(value ?? null)}`);
+      process.stdout.write(`# answered by ${answeredBy(outcome, interpreter)}\n${docs.join('')}`);
+    } else {
+      process.stdout.write(
+        formatMachine(
+          {
+            operation: job.input.operation,
+            apiVersion: job.input.apiVersion,
+            kind: job.input.kind,
+            answeredBy: { layer: outcome.layer, implementation: outcome.implementation, ...answeredByDetails(interpreter) },
+            results,
+            ...(verdict ? { case: verdict } : {}),
+          },
+          format,
+        ),
+      );
+    }
+    if (verdict) {
+      const name = JSON.stringify(verdict.name);
+      if (!verdict.matches) {
+        const refused = expectationProblem(job.testCase!.output);
+        process.stderr.write(
+          refused !== undefined ? `case ${name}: ${refused}\n` : `case ${name}: the result differs from its output:\n  ${verdict.problems.join('\n  ')}\n`,
+        );
         return 1;
       }
-      const problems = compareResults(job.testCase.output ?? {}, resultsOf(outcome.result));
-      if (problems.length > 0) {
-        process.stderr.write(`case ${JSON.stringify(job.testCase.name)}: the result differs from its output:\n  ${problems.join('\n  ')}\n`);
-        return 1;
-      }
-      process.stderr.write(`case ${JSON.stringify(job.testCase.name)}: the result matches its output\n`);
+      process.stderr.write(`case ${name}: the result matches its output\n`);
     }
     return 0;
   } finally {
@@ -125,6 +151,14 @@ const LAYER_TEXT: Record<LayerName, string> = {
   'builtin-ts': 'the TypeScript module',
   'builtin-lua': 'the shipped example',
 };
+
+/** The customizations (and their files) that answered, for -o json|yaml. */
+function answeredByDetails(interpreter: Partial<LuaKindInterpreter> | undefined): { customizations?: string[]; files?: string[] } {
+  return {
+    ...(interpreter?.customizations?.length ? { customizations: interpreter.customizations } : {}),
+    ...(interpreter?.files?.length ? { files: interpreter.files } : {}),
+  };
+}
 
 /** "your customization my-ric (/path/ric.yaml)", "the TypeScript module typescript:CloneSet", ... */
 function answeredBy(outcome: Extract<InterpretOutcome, { ok: true }>, interpreter: Partial<LuaKindInterpreter> | undefined): string {

@@ -40,7 +40,10 @@ const COMMANDS: Record<string, CommandEntry> = {
       };
     },
   },
-  version: { summary: 'print the version of this build and of Node.js', load: async () => ({ help: VERSION_HELP, run: async () => printVersion() }) },
+  version: {
+    summary: 'print the version of this build and of Node.js',
+    load: async () => ({ help: VERSION_HELP, run: async (args) => (args.length > 0 ? versionUsage(args) : printVersion()) }),
+  },
 };
 
 const VERSION_HELP = `Usage: karmada-interpreter version   (or --version)
@@ -51,6 +54,11 @@ Prints the version of karmada-interpreter-webhook (package.json) and of the Node
 function printVersion(): number {
   process.stdout.write(`karmada-interpreter-webhook ${serverVersion()} (Node.js ${process.version})\n`);
   return 0;
+}
+
+async function versionUsage(args: string[]): Promise<number> {
+  const { usageError } = await import('./common.ts');
+  return usageError('version', `takes no arguments, got ${args.join(' ')}`, VERSION_HELP);
 }
 
 function usage(): string {

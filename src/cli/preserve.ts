@@ -3,9 +3,19 @@
 import { parseArgs } from 'node:util';
 import type { KObject } from '../interpreter/types.ts';
 import { evaluatePreservation, PreservationInputError, rulesFromPolicy, type PreservationResult } from '../preservation/index.ts';
-import { readDocuments, readSingleDocument, REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, UsageError } from './common.ts';
+import {
+  formatMachine,
+  OUTPUT_FLAG,
+  outputFormat,
+  readDocuments,
+  readSingleDocument,
+  REGISTRY_FLAGS,
+  REGISTRY_FLAGS_HELP,
+  runCommand,
+  UsageError,
+} from './common.ts';
 
-export const help = `Usage: karmada-interpreter preserve --policy FILE --observed-file FILE [-o text|json]
+export const help = `Usage: karmada-interpreter preserve --policy FILE --observed-file FILE [-o text|json|yaml]
          [--customizations DIR ...] [--examples NAMES] [--cluster NAME]
 
 Runs InterpretStatus on the observed object (the workload as it is in the member cluster), then
@@ -18,7 +28,7 @@ label values (or aliases that are not valid label names) are reported as warning
                         spec.failover.{application,cluster}.statePreservation.rules), a bare list of
                         {aliasLabelName, jsonPath}, or {rules: [...]}; YAML or JSON ('-' reads stdin)
   --observed-file FILE  the observed object (YAML or JSON)
-  -o, --output FORMAT   text (default) or json: {"labels": {...}, "errors": [...], "warnings": [...]}
+  -o, --output FORMAT   text (default), json or yaml: {"labels": {...}, "errors": [...], "warnings": [...]}
 ${REGISTRY_FLAGS_HELP}
   --cluster NAME        the member cluster's name, used in messages (default: unknown)
 Exits 1 when any rule fails (Karmada would not build the eviction task), 2 on wrong usage.
@@ -30,42 +40,28 @@ export interface PreserveDeps {
 }
 
 export async function run(args: string[], deps: PreserveDeps): Promise<number> {
-  try {
-    return await execute(args, deps);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`preserve: ${error.message}\n\n${help}`);
-      return 2;
-    }
-    process.stderr.write(`preserve: ${(error as Error).message}\n`);
-    return 1;
-  }
+  return runCommand('preserve', help, () => execute(args, deps));
 }
 
 async function execute(args: string[], deps: PreserveDeps): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        policy: { type: 'string' },
-        'observed-file': { type: 'string' },
-        output: { type: 'string', short: 'o', default: 'text' },
-        ...REGISTRY_FLAGS,
-        cluster: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = parseArgs({
+    args,
+    options: {
+      policy: { type: 'string' },
+      'observed-file': { type: 'string' },
+      ...OUTPUT_FLAG,
+      ...REGISTRY_FLAGS,
+      cluster: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
   if (values.help) {
     process.stdout.write(help);
     return 0;
   }
   if (!values.policy) throw new UsageError('--policy is required');
   if (!values['observed-file']) throw new UsageError('--observed-file is required');
-  if (values.output !== 'text' && values.output !== 'json') throw new UsageError(`--output must be text or json, not ${values.output}`);
+  const format = outputFormat(values.output, ['text', 'json', 'yaml']);
 
   const docs = await readDocuments(values.policy);
   if (docs.length === 0) throw new PreservationInputError(`${values.policy}: no document found`);
@@ -83,7 +79,9 @@ async function execute(args: string[], deps: PreserveDeps): Promise<number> {
     throw new Error(`InterpretStatus failed for ${describe(observed)}: ${(error as Error).message}`, { cause: error });
   }
   const result = evaluatePreservation(rules, status, { clusterName: values.cluster });
-  process.stdout.write(values.output === 'json' ? formatJson(result) : formatText(result, rules.length));
+  process.stdout.write(
+    format === 'text' ? formatText(result, rules.length) : format === 'json' ? formatJson(result) : formatMachine(machineForm(result), 'yaml'),
+  );
   return result.errors.length > 0 ? 1 : 0;
 }
 
@@ -92,8 +90,12 @@ function describe(obj: KObject): string {
   return `${obj.kind}${name ? ` ${name}` : ''}`;
 }
 
+function machineForm(result: PreservationResult): Record<string, unknown> {
+  return { labels: result.labels, errors: result.errors, warnings: result.warnings };
+}
+
 export function formatJson(result: PreservationResult): string {
-  return `${JSON.stringify({ labels: result.labels, errors: result.errors, warnings: result.warnings }, null, 2)}\n`;
+  return formatMachine(machineForm(result), 'json');
 }
 
 export function formatText(result: PreservationResult, ruleCount: number): string {

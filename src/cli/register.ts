@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { KubeconfigError } from '../register/kubeconfig.ts';
 import { kubectlFlags, shadowWarning } from '../register/precedence.ts';
 import { registerOnce } from '../register/registrar.ts';
-import { loadRegistry, REGISTRY_FLAGS, UsageError } from './common.ts';
+import { loadRegistry, REGISTRY_FLAGS, runCommand, usageError, UsageError } from './common.ts';
 import { KIND_FILTER_FLAGS, requireLoaded, selectServedKinds } from './webhook-config.ts';
 
 export const help = `Usage: karmada-interpreter register [--kubeconfig FILE] [--context NAME]
@@ -40,6 +40,10 @@ resourceinterpretercustomizations (manifests/karmada/register-rbac.yaml).
 `;
 
 export async function run(args: string[]): Promise<number> {
+  return runCommand('register', undefined, () => execute(args));
+}
+
+async function execute(args: string[]): Promise<number> {
   try {
     const { values } = parseArgs({
       args,
@@ -88,7 +92,8 @@ export async function run(args: string[]): Promise<number> {
       await loaded.close();
     }
   } catch (error) {
-    process.stderr.write(`register: ${(error as Error).message}\n`);
-    return error instanceof UsageError || error instanceof KubeconfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+    // A kubeconfig that cannot be used is a wrong command line too (--kubeconfig, --context, $KUBECONFIG).
+    if (error instanceof KubeconfigError) return usageError('register', error.message);
+    throw error;
   }
 }

@@ -1,12 +1,12 @@
 // `replay`: what this build (or a running server) would answer differently for recorded traffic.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { loadRegistry, REGISTRY_FLAGS, UsageError } from './common.ts';
+import { asUsageError, formatMachine, loadRegistry, REGISTRY_FLAGS, runCommand, usageError as reportUsageError, UsageError } from './common.ts';
 import { formatDifference } from '../record/response-comparison.ts';
 import { listExchangeFiles } from '../record/format.ts';
 import { inProcessTarget, replayFiles, urlTarget, type ReplaySummary, type ReplayTarget } from '../record/replay.ts';
 
-export const help = `Usage: karmada-interpreter replay PATH... [--url URL [--ca-file F]] [--customizations DIR ...] [-o text|json] [--update]
+export const help = `Usage: karmada-interpreter replay PATH... [--url URL [--ca-file F]] [--customizations DIR ...] [-o text|json|yaml] [--update]
 
 Sends every recorded request (each *.json under PATH, in sorted order) again - to this build in
 process by default, through the server's own request handling, or to a running server with --url -
@@ -23,11 +23,15 @@ Options:
                           (repeatable); use it to see what an edited Lua script changes
   --examples NAMES        shipped Lua examples the in-process build serves (all, or kinds such as
                           Rollout.argoproj.io); give what the recording server was given
-  -o, --output text|json  report format (default text)
+  -o, --output FORMAT     report format: text (default), json or yaml (the same object)
   --update                write the new responses into the changed files (re-record); review the diff
 `;
 
 export async function run(args: string[]): Promise<number> {
+  return runCommand('replay', help, () => execute(args));
+}
+
+async function execute(args: string[]): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -46,7 +50,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (positionals.length === 0) return usageError('give at least one recorded file or folder');
-  if (values.output !== 'text' && values.output !== 'json') return usageError(`-o ${values.output}: expected text or json`);
+  if (!['text', 'json', 'yaml'].includes(values.output)) return usageError(`-o ${values.output}: expected text, json or yaml`);
   if (values.url && (values.customizations?.length || values.examples?.length))
     return usageError('--customizations and --examples apply to the in-process build; a --url server has its own');
   if (values['ca-file'] && !values.url) return usageError('--ca-file needs --url');
@@ -55,7 +59,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     files = await listExchangeFiles(positionals, (path, reason) => process.stderr.write(`replay: skipped ${path}: ${reason}\n`));
   } catch (error) {
-    return usageError((error as Error).message);
+    return usageError(asUsageError(error)?.message ?? (error as Error).message);
   }
   if (files.length === 0) return usageError(`no *.json files under ${positionals.join(', ')}`);
   let target: ReplayTarget;
@@ -75,7 +79,7 @@ export async function run(args: string[]): Promise<number> {
   }
   try {
     const result = await replayFiles(files, target, { update: values.update });
-    process.stdout.write(values.output === 'json' ? JSON.stringify(result, null, 2) + '\n' : formatReport(result));
+    process.stdout.write(values.output === 'text' ? formatReport(result) : formatMachine(result, values.output as 'json' | 'yaml'));
     return result.changed > 0 || result.errors > 0 ? 1 : 0;
   } finally {
     target.close();
@@ -102,6 +106,5 @@ export function formatReport(summary: ReplaySummary): string {
 }
 
 function usageError(message: string): number {
-  process.stderr.write(`replay: ${message}\n\n${help}`);
-  return 2;
+  return reportUsageError('replay', message, help);
 }

@@ -1,6 +1,7 @@
 // `serve`: the HTTPS webhook server. This file is the command (flags, help); the wiring is src/server/start.ts.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { usageError, UsageError } from './common.ts';
 import { ConfigError, SERVE_OPTIONS, optionsHelp, serveConfig, type ServeConfig } from '../config.ts';
 
 export const help = `Usage: karmada-interpreter serve [options]
@@ -26,10 +27,8 @@ export async function run(args: string[]): Promise<number> {
   try {
     config = serveConfig(args);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`serve: ${error.message}\n('karmada-interpreter serve --help' lists every option)\n`);
-      return 2;
-    }
+    if (error instanceof ConfigError)
+      return usageError('serve', new UsageError(`${error.message}\n('karmada-interpreter serve --help' lists every option)`, { showHelp: false }));
     throw error;
   }
   if (config.help) {
@@ -37,10 +36,7 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   const missing = missingStartFiles(config);
-  if (missing) {
-    process.stderr.write(`serve: ${missing}\n`);
-    return 2;
-  }
+  if (missing) return usageError('serve', new UsageError(missing, { showHelp: false }));
   const { startServing } = await import('../server/start.ts');
   try {
     await startServing(config);

@@ -1,16 +1,15 @@
 // `webhook-config`: prints the ResourceInterpreterWebhookConfiguration for what the registry serves,
 // so the rules Karmada sees can never drift from what the server implements.
 import { parseArgs } from 'node:util';
-import { stringify } from 'yaml';
 import { filterKinds, KindSelectorError, parseSelectors } from '../interpreter/kind-selector.ts';
 import type { ServedKind } from '../interpreter/registry.ts';
 import type { LoadedRegistry } from '../interpreter/setup.ts';
 import { readCaBundle } from '../register/ca-bundle.ts';
-import { loadRegistry, REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, UsageError } from './common.ts';
+import { formatMachine, loadRegistry, OUTPUT_FLAG, outputFormat, REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, runCommand, UsageError } from './common.ts';
 
 export const help = `Usage: karmada-interpreter webhook-config (--url URL | --service NAMESPACE/NAME[:PORT][/PATH])
          [--ca-file F] [--timeout-seconds N] [--name NAME] [--webhook-name FQDN]
-         [--kinds KINDS] [--exclude-kinds KINDS] [--customizations DIR ...] [--examples NAMES]
+         [--kinds KINDS] [--exclude-kinds KINDS] [--customizations DIR ...] [--examples NAMES] [-o yaml|json]
 
 Prints a config.karmada.io/v1alpha1 ResourceInterpreterWebhookConfiguration whose rules list every
 served kind with exactly the operations it implements (interpreterContextVersions [v1alpha1]).
@@ -27,6 +26,7 @@ to load (its kinds would be missing), 2 on wrong usage.
   --kinds KINDS           only these served kinds: Kind or Kind.group (CloneSet, Workflow.argoproj.io),
                           comma-separated or repeated; Karmada keeps its own interpreters for the rest
   --exclude-kinds KINDS   every served kind but these
+  -o, --output FORMAT     yaml (default) or json: the same object
 ${REGISTRY_FLAGS_HELP}
 `;
 
@@ -126,7 +126,7 @@ export function webhookConfiguration(served: ServedKind[], options: WebhookConfi
 }
 
 export async function run(args: string[]): Promise<number> {
-  try {
+  return runCommand('webhook-config', undefined, async () => {
     const { values } = parseArgs({
       args,
       options: {
@@ -138,8 +138,10 @@ export async function run(args: string[]): Promise<number> {
         'webhook-name': { type: 'string' },
         ...KIND_FILTER_FLAGS,
         ...REGISTRY_FLAGS,
+        ...OUTPUT_FLAG,
       },
     });
+    const format = outputFormat(values.output, ['yaml', 'json']);
     const loaded = await loadRegistry(values);
     try {
       requireLoaded(loaded);
@@ -151,13 +153,10 @@ export async function run(args: string[]): Promise<number> {
         name: values.name,
         webhookName: values['webhook-name'],
       });
-      process.stdout.write(stringify(config));
+      process.stdout.write(formatMachine(config, format));
       return 0;
     } finally {
       await loaded.close();
     }
-  } catch (error) {
-    process.stderr.write(`webhook-config: ${(error as Error).message}\n`);
-    return error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
-  }
+  });
 }

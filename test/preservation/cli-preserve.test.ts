@@ -114,7 +114,7 @@ describe('preserve CLI', () => {
   it.each([
     [['--observed-file', 'x.yaml'], '--policy is required'],
     [['--policy', 'p.yaml'], '--observed-file is required'],
-    [['--policy', 'p.yaml', '--observed-file', 'x', '-o', 'yaml'], '--output must be text or json, not yaml'],
+    [['--policy', 'p.yaml', '--observed-file', 'x', '-o', 'xml'], '-o/--output xml: expected text, json, yaml'],
     [['--bogus'], "Unknown option '--bogus'"],
   ])('exits 2 on wrong usage %j', async (args, message) => {
     const { code, stderr } = await capture(args);
