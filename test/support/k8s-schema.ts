@@ -15,6 +15,7 @@ const MODELS: Record<string, string> = {
   'v1/Service': 'V1Service',
   'apps/v1/Deployment': 'V1Deployment',
   'policy/v1/PodDisruptionBudget': 'V1PodDisruptionBudget',
+  'autoscaling/v2/HorizontalPodAutoscaler': 'V2HorizontalPodAutoscaler',
   'networking.k8s.io/v1/NetworkPolicy': 'V1NetworkPolicy',
   'rbac.authorization.k8s.io/v1/ClusterRole': 'V1ClusterRole',
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'V1ClusterRoleBinding',
