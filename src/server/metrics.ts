@@ -2,12 +2,15 @@
 // process). Label values are bounded: kinds we do not serve and unknown operations are counted as
 // "other", so a caller cannot grow the number of series.
 import { Counter, Gauge, Histogram, Registry as PromRegistry, collectDefaultMetrics } from 'prom-client';
+import type { StopReason } from '../isolation/worker-pool.ts';
 import { OPERATIONS } from '../interpreter/types.ts';
 import type { BodyBudget } from './request-body.ts';
 
 const EVENT_LOOP_SAMPLE_MS = 100;
 
 export const METRIC_PREFIX = 'karmada_interpreter_';
+// Every reason a worker is stopped for (worker-pool.ts StopReason), exported at 0 from the start.
+const STOP_REASONS: Record<StopReason, true> = { timeout: true, memory: true, crashed: true, abandoned: true, closed: true };
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export interface RequestLabels {
@@ -92,6 +95,13 @@ export class Metrics {
   });
 
   constructor(options: { defaultMetrics?: boolean; version?: string } = {}) {
+    // Counters whose label sets are known are exported at 0 from the start, so the first increment shows
+    // in rate() and increase() and alert rules need no `or vector(0)` (manifests/components/alerts).
+    for (const reason of Object.keys(STOP_REASONS)) this.workersStopped.labels(reason).inc(0);
+    for (const result of ['hit', 'miss']) this.compileCache.labels(result).inc(0);
+    for (const result of ['success', 'error']) this.certificateReloads.labels(result).inc(0);
+    for (const result of ['applied', 'rejected']) this.customizationReloads.labels(result).inc(0);
+    for (const listener of ['webhook', 'metrics']) this.connectionsDropped.labels(listener).inc(0);
     // The event-loop delay is sampled every 100 ms, not prom-client's 10: each sample wakes an idle server.
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: '', eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     new Gauge({
@@ -171,6 +181,13 @@ export class Metrics {
         this.set({ origin: 'user' }, targets.user);
       },
     });
+  }
+
+  /** Exports karmada_interpreter_lua_timeouts_total at 0 for each served kind and operation (at start and after a reload). */
+  servedKinds(served: readonly { apiVersion: string; kind: string; operations: readonly string[] }[]): void {
+    for (const { apiVersion, kind, operations } of served) {
+      for (const operation of operations) this.luaTimeouts.labels(`${apiVersion}/${kind}`, operation).inc(0);
+    }
   }
 
   private readonly series = new Map<string, { count: () => void; time: (seconds: number) => void }>();

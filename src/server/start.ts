@@ -116,7 +116,10 @@ export async function startServing(config: ServeConfig) {
     onReload(result, applied, serving) {
       metrics.customizationReloads.inc({ result: applied ? 'applied' : 'rejected' });
       metrics.customizationLoadErrors.set(result.errors.length);
-      if (applied) void registrar?.refresh('customizations reloaded');
+      if (applied) {
+        metrics.servedKinds(loaded.registry.served());
+        void registrar?.refresh('customizations reloaded');
+      }
       const status = customizationReport.reload(result, applied, serving);
       metrics.customizationServingLastGood.reset();
       for (const file of status.lastGood) metrics.customizationServingLastGood.set({ file }, 1);
@@ -132,6 +135,7 @@ export async function startServing(config: ServeConfig) {
     },
   });
   metrics.customizationLoadErrors.set(loaded.problems.length);
+  metrics.servedKinds(loaded.registry.served());
   metrics.watchUntrustedWork(
     () => loaded.untrusted.stats(),
     () => ({ builtin: loaded.builtinLua.summary.targets, user: loaded.userLua?.summary.targets ?? 0 }),

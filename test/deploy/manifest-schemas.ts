@@ -1,6 +1,6 @@
 // Hand-written JSON Schemas (ajv) for the manifests whose kinds client-node has no model for: the
 // cert-manager CRDs (fields we use, from cert-manager.io/v1), the prometheus-operator's ServiceMonitor
-// (monitoring.coreos.com/v1, fields we use), Karmada's
+// and PrometheusRule (monitoring.coreos.com/v1, fields we use), Karmada's
 // ResourceInterpreterWebhookConfiguration (karmada-protocol.md §3, with Karmada's admission rules)
 // and kustomize's own files. Unknown fields are errors where we know the full field list.
 import { Ajv } from 'ajv';
@@ -275,12 +275,70 @@ const serviceMonitor = {
   additionalProperties: false,
 };
 
+// The fields of prometheus-operator's PrometheusRule we use (monitoring.coreos.com/v1): alerting rules only.
+const prometheusRule = {
+  type: 'object',
+  required: ['apiVersion', 'kind', 'metadata', 'spec'],
+  properties: {
+    apiVersion: { const: 'monitoring.coreos.com/v1' },
+    kind: { const: 'PrometheusRule' },
+    metadata: metadata(true),
+    spec: {
+      type: 'object',
+      required: ['groups'],
+      properties: {
+        groups: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['name', 'rules'],
+            properties: {
+              name: { type: 'string', minLength: 1 },
+              interval: { type: 'string', pattern: GO_DURATION },
+              rules: {
+                type: 'array',
+                minItems: 1,
+                items: {
+                  type: 'object',
+                  required: ['alert', 'expr', 'labels', 'annotations'],
+                  properties: {
+                    alert: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9]*$' },
+                    expr: { type: 'string', minLength: 1 },
+                    for: { type: 'string', pattern: '^([0-9]+(ms|s|m|h|d|w|y))+$' },
+                    labels: {
+                      type: 'object',
+                      required: ['severity'],
+                      properties: { severity: { enum: ['critical', 'warning', 'info'] } },
+                      additionalProperties: { type: 'string' },
+                    },
+                    annotations: {
+                      type: 'object',
+                      required: ['summary', 'description'],
+                      additionalProperties: { type: 'string' },
+                    },
+                  },
+                  additionalProperties: false,
+                },
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+};
+
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
 const validators: Record<string, ReturnType<typeof ajv.compile>> = {
   'cert-manager.io/v1/Certificate': ajv.compile(certificate),
   'cert-manager.io/v1/Issuer': ajv.compile(issuer),
   'config.karmada.io/v1alpha1/ResourceInterpreterWebhookConfiguration': ajv.compile(resourceInterpreterWebhookConfiguration),
   'monitoring.coreos.com/v1/ServiceMonitor': ajv.compile(serviceMonitor),
+  'monitoring.coreos.com/v1/PrometheusRule': ajv.compile(prometheusRule),
   'kustomize.config.k8s.io/v1beta1/Kustomization': ajv.compile(kustomization),
   'kustomize.config.k8s.io/v1alpha1/Component': ajv.compile(kustomization),
 };

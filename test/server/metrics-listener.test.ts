@@ -38,6 +38,8 @@ describe('the plain-HTTP metrics listener', () => {
     const text = await metrics.text();
     expect(text).toContain(`karmada_interpreter_build_info{version="${serverVersion()}",node="${process.version}"} 1`);
     expect(text).toMatch(/^# TYPE karmada_interpreter_lua_compile_cache_total counter$/m);
+    // Exported at 0 from the start (test/server/metrics.test.ts), for the served kinds too.
+    expect(text).toContain('karmada_interpreter_lua_timeouts_total{kind="apps.kruise.io/v1alpha1/CloneSet",operation="InterpretHealth"} 0\n');
     expect((await fetch(`http://127.0.0.1:${server.metricsPort}/healthz`)).status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${server.metricsPort}/readyz`);
     expect([200, 503]).toContain(ready.status);
