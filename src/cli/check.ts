@@ -1,9 +1,8 @@
 // `check PATH...`: compile-check ResourceInterpreterCustomization files, like `karmadactl interpret --check`.
 import { parseArgs } from 'node:util';
 import type { CustomizationRuntime } from '../customizations/interpreter.ts';
-import { checkCustomizationFiles } from '../customizations/check.ts';
+import { asGiven, checkCustomizationFiles } from '../customizations/check.ts';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
 import { findCustomizationFiles } from '../customizations/files.ts';
 import { compileError } from '../customizations/loader.ts';
 import { parseCustomizationFile } from '../customizations/parse.ts';
@@ -147,14 +146,4 @@ export function checkReport(paths: readonly string[], runtime: Pick<Customizatio
     }
   }
   return objects;
-}
-
-/** A found file (an absolute path) as the user wrote it: under the given path that holds it. */
-function asGiven(file: string, paths: readonly string[]): string {
-  for (const path of paths) {
-    const root = resolve(path);
-    if (file === root) return path;
-    if (file.startsWith(root.endsWith(sep) ? root : root + sep)) return join(path, relative(root, file));
-  }
-  return file;
 }

@@ -75,7 +75,7 @@ export function checkCustomizationFiles(paths: readonly string[], runtime: Pick<
 }
 
 /** A found file (an absolute path) as the user would write it: under the given path that holds it. */
-function asGiven(file: string, paths: readonly string[]): string {
+export function asGiven(file: string, paths: readonly string[]): string {
   for (const path of paths) {
     const root = resolve(path);
     if (file === root) return path;
