@@ -1,12 +1,8 @@
 // `check PATH...`: compile-check ResourceInterpreterCustomization files, like `karmadactl interpret --check`.
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { CustomizationRuntime } from '../customizations/interpreter.ts';
-import { asGiven, checkCustomizationFiles } from '../customizations/check.ts';
-import { existsSync, readFileSync } from 'node:fs';
-import { findCustomizationFiles } from '../customizations/files.ts';
-import { compileError } from '../customizations/loader.ts';
-import { parseCustomizationFile } from '../customizations/parse.ts';
-import { CUSTOMIZATION_RULES } from '../lua/operations.ts';
+import { checkCustomizationFiles, checkReport } from '../customizations/check.ts';
 import { asUsageError, formatMachine, OUTPUT_FLAG, outputFormat, UsageError } from './common.ts';
 
 export const help = `Usage: karmada-interpreter check PATH...
@@ -70,7 +66,7 @@ async function execute(args: string[], deps: CheckDeps, stdout: (text: string) =
   const runtime = deps.runtime ?? (await defaultRuntime());
   try {
     if (format !== 'text') {
-      const objects = checkReport(parsed.positionals, runtime);
+      const { objects } = checkReport(parsed.positionals, runtime);
       stdout(formatMachine({ ok: objects.every((object) => object.ok), objects }, format));
       return objects.every((object) => object.ok) ? 0 : 1;
     }
@@ -85,65 +81,4 @@ async function execute(args: string[], deps: CheckDeps, stdout: (text: string) =
 async function defaultRuntime(): Promise<Pick<CustomizationRuntime, 'compileCheck'> & { close?(): void }> {
   const { LuaRuntime } = await import('../lua/runtime.ts');
   return new LuaRuntime({ poolSize: 1 });
-}
-
-/** One document of a checked file, for -o json|yaml: what the text layout says, as fields. */
-export interface CheckedObject {
-  file: string;
-  document: number;
-  name?: string;
-  target?: { apiVersion: string; kind: string };
-  ok: boolean;
-  rules?: Record<string, 'UNSET' | 'PASS' | 'ERROR'>;
-  errors?: Record<string, string>;
-  error?: string;
-  warning?: string;
-}
-
-/** The check of checkCustomizationFiles (same files, documents and compiler) as objects instead of karmadactl's layout. */
-export function checkReport(paths: readonly string[], runtime: Pick<CustomizationRuntime, 'compileCheck'>): CheckedObject[] {
-  const { files } = findCustomizationFiles(paths);
-  const objects: CheckedObject[] = [];
-  for (const file of files) {
-    const shown = asGiven(file, paths);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      objects.push({ file: shown, document: 0, ok: false, error: `cannot read ${shown}: ${(error as Error).message}` });
-      continue;
-    }
-    for (const doc of parseCustomizationFile(text, file)) {
-      const object: CheckedObject = { file: shown, document: doc.document, ok: true, ...(doc.name === undefined ? {} : { name: doc.name }) };
-      objects.push(object);
-      if (doc.skipped) {
-        object.warning = doc.skipped;
-        continue;
-      }
-      const ric = doc.customization;
-      if (!ric) {
-        object.ok = false;
-        object.error = doc.error ?? 'invalid';
-        continue;
-      }
-      object.target = { apiVersion: ric.target.apiVersion, kind: ric.target.kind };
-      object.rules = {};
-      for (const { field, operation } of CUSTOMIZATION_RULES) {
-        const script = ric.scripts[field];
-        if (!script) {
-          object.rules[operation] = 'UNSET';
-          continue;
-        }
-        const error = compileError(runtime, script, ric.positions?.[field], shown);
-        if (error === undefined) {
-          object.rules[operation] = 'PASS';
-        } else {
-          object.ok = false;
-          object.rules[operation] = 'ERROR';
-          (object.errors ??= {})[operation] = error.trim();
-        }
-      }
-    }
-  }
-  return objects;
 }

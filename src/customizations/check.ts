@@ -15,62 +15,93 @@ export interface CheckResult {
 
 const SEPARATOR = '-----------------------------------';
 
+/** One document of a checked file: what the report says of it, as fields (document 0: the file could not be read). */
+export interface CheckedObject {
+  file: string;
+  document: number;
+  name?: string;
+  target?: { apiVersion: string; kind: string };
+  ok: boolean;
+  rules?: Record<string, 'UNSET' | 'PASS' | 'ERROR'>;
+  errors?: Record<string, string>;
+  error?: string;
+  warning?: string;
+}
+
 /**
  * Like karmadactl, only compilation is checked, not function names; unlike it, unknown fields are errors
  * (as `kubectl apply` refuses them) and objects of other kinds are skipped with a warning, exactly as
- * `serve` loads the same folder.
+ * `serve` loads the same folder. Files are named as the user gave their paths.
  */
-export function checkCustomizationFiles(paths: readonly string[], runtime: Pick<CustomizationRuntime, 'compileCheck'>): CheckResult {
-  let ok = true;
-  const lines: string[] = [];
+export function checkReport(paths: readonly string[], runtime: Pick<CustomizationRuntime, 'compileCheck'>): { missing: string[]; objects: CheckedObject[] } {
   const { files, missing } = findCustomizationFiles(paths);
-  const shown = (file: string) => asGiven(file, paths);
-  for (const path of missing) {
-    ok = false;
-    lines.push(`error: the path "${path}" does not exist`);
-  }
-
+  const objects: CheckedObject[] = [];
   for (const file of files) {
+    const shown = asGiven(file, paths);
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
-    } catch (err) {
-      ok = false;
-      lines.push(SEPARATOR, `SOURCE: ${shown(file)}`, `cannot read ${shown(file)}: ${(err as Error).message}`);
+    } catch (error) {
+      objects.push({ file: shown, document: 0, ok: false, error: `cannot read ${shown}: ${(error as Error).message}` });
       continue;
     }
     for (const doc of parseCustomizationFile(text, file)) {
-      // Every message names the file (as the user gave its path) and the document: a name alone, or
-      // "line 15 of the file", does not say where to look when a folder holds many files.
-      const where = `${shown(file)} document ${doc.document}`;
+      const object: CheckedObject = { file: shown, document: doc.document, ok: true, ...(doc.name === undefined ? {} : { name: doc.name }) };
+      objects.push(object);
       if (doc.skipped) {
-        lines.push(SEPARATOR, `SOURCE: ${where}`, `WARNING: ${where}: ${doc.skipped}`);
+        object.warning = doc.skipped;
         continue;
       }
-      lines.push(SEPARATOR, `SOURCE: ${doc.name === undefined ? where : `${doc.name} (${where})`}`);
       const ric = doc.customization;
       if (!ric) {
-        ok = false;
-        lines.push(`${where}: ${doc.error ?? 'invalid'}`);
+        object.ok = false;
+        object.error = doc.error ?? 'invalid';
         continue;
       }
-      lines.push(`TARGET: ${ric.target.apiVersion} ${ric.target.kind}\t`, 'RULERS:');
+      object.target = { apiVersion: ric.target.apiVersion, kind: ric.target.kind };
+      object.rules = {};
       for (const { field, operation } of CUSTOMIZATION_RULES) {
         const script = ric.scripts[field];
-        let verdict = 'UNSET';
-        if (script) {
-          const error = compileError(runtime, script, ric.positions?.[field], shown(file));
-          if (error === undefined) {
-            verdict = 'PASS';
-          } else {
-            ok = false;
-            verdict = `ERROR: ${error.trim().replace(/\s*\n\s*/g, ' ')}\t`;
-          }
+        const error = script ? compileError(runtime, script, ric.positions?.[field], shown) : undefined;
+        object.rules[operation] = !script ? 'UNSET' : error === undefined ? 'PASS' : 'ERROR';
+        if (error !== undefined) {
+          object.ok = false;
+          (object.errors ??= {})[operation] = error.trim();
         }
-        lines.push(`    ${operation}:\t${verdict}`);
       }
     }
   }
+  return { missing, objects };
+}
+
+/** The report in karmadactl's layout: per object SOURCE, TARGET and, per rule, UNSET / PASS / ERROR. */
+export function checkCustomizationFiles(paths: readonly string[], runtime: Pick<CustomizationRuntime, 'compileCheck'>): CheckResult {
+  const { missing, objects } = checkReport(paths, runtime);
+  const lines = missing.map((path) => `error: the path "${path}" does not exist`);
+  for (const object of objects) {
+    if (object.document === 0) {
+      lines.push(SEPARATOR, `SOURCE: ${object.file}`, object.error!);
+      continue;
+    }
+    // Every message names the file and the document: a name alone, or "line 15 of the file", does not say
+    // where to look when a folder holds many files.
+    const where = `${object.file} document ${object.document}`;
+    if (object.warning !== undefined) {
+      lines.push(SEPARATOR, `SOURCE: ${where}`, `WARNING: ${where}: ${object.warning}`);
+      continue;
+    }
+    lines.push(SEPARATOR, `SOURCE: ${object.name === undefined ? where : `${object.name} (${where})`}`);
+    if (!object.target || !object.rules) {
+      lines.push(`${where}: ${object.error}`);
+      continue;
+    }
+    lines.push(`TARGET: ${object.target.apiVersion} ${object.target.kind}\t`, 'RULERS:');
+    for (const [operation, verdict] of Object.entries(object.rules)) {
+      const shown = verdict === 'ERROR' ? `ERROR: ${object.errors![operation]!.replace(/\s*\n\s*/g, ' ')}\t` : verdict;
+      lines.push(`    ${operation}:\t${shown}`);
+    }
+  }
+  const ok = missing.length === 0 && objects.every((object) => object.ok);
   return { output: alignColumns(lines.join('\n') + (lines.length ? '\n' : '')), ok };
 }
 
