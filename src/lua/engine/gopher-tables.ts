@@ -149,7 +149,7 @@ ltable.luaH_next = function nextLikeGopherLua(L: any, table: Table, keyIndex: nu
  * Drops the caches of `#` and `next` (state.ts calls it after every call). Their values hold table entries,
  * whose links reach the whole table and everything in it, and V8's young-generation collection keeps the
  * values of a WeakMap in the old generation alive whatever became of their keys: kept for the process, the
- * caches had every call's tables promoted (0.8-2 MB a scavenge, scavenges of 3-6 ms; bench/README, Memory).
+ * caches would have every call's tables promoted, and scavenges slow.
  */
 export function forgetTableCaches(): void {
   lengthCache = new WeakMap();
