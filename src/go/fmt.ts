@@ -18,14 +18,6 @@ const UDIGITS = '0123456789ABCDEFX';
 const TOO_LARGE = 1e6;
 /** What an append costs beyond its characters (V8 concatenates by linking, a node of up to 32 bytes). */
 const APPEND_BYTES = 32;
-/**
- * strconv.ts goQuote builds its text a piece per rune: some 60 bytes of heap per input byte until the
- * text is read. A longer string is quoted into one buffer (quoteLong).
- */
-const QUOTE_BYTES_PER_BYTE = 64;
-const QUOTE_LONG = 4096;
-/** The escapes of strconv's appendEscapedRune for the ASCII control characters that have one. */
-const SHORT_ESCAPES: Record<number, number> = { 0x07: 0x61, 0x08: 0x62, 0x0c: 0x66, 0x0a: 0x6e, 0x0d: 0x72, 0x09: 0x74, 0x0b: 0x76 };
 
 /** fmt's printer: the output so far, the current verb's flags, and fmt/format.go's routines. */
 export class Printer {
@@ -145,14 +137,9 @@ export class Printer {
       this.pad('`' + t + '`');
       return;
     }
-    if (t.length <= QUOTE_LONG) {
-      this.reserve?.(QUOTE_BYTES_PER_BYTE * t.length, this.buf.length);
-      this.pad(goQuote(t, this.plus));
-      return;
-    }
-    // the buffer (up to four bytes a byte: \xNN) and the text read from it
+    // goQuote's buffer (up to four bytes a byte: \xNN) and the text read from it
     this.reserve?.(8 * t.length + 4, this.buf.length);
-    this.pad(quoteLong(t, this.plus));
+    this.pad(goQuote(t, this.plus));
   }
 
   fmtBoolean(v: boolean): void {
@@ -372,43 +359,6 @@ export class Printer {
         this.badVerb(verb, 'string', () => this.fmtS(s));
     }
   }
-}
-
-/**
- * goQuote(s, asciiOnly) of a long string, written into one buffer (at most four bytes a byte, "\\xNN"):
- * ASCII as strconv escapes it, byte by byte; each other rune (or invalid byte) by goQuote itself.
- */
-function quoteLong(s: string, asciiOnly: boolean): string {
-  const out = Buffer.allocUnsafe(4 * s.length + 2);
-  out[0] = 0x22;
-  let at = 1;
-  for (let i = 0; i < s.length;) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) {
-      i++;
-      if (c === 0x22 || c === 0x5c) {
-        out[at++] = 0x5c;
-        out[at++] = c;
-      } else if (c >= 0x20 && c < 0x7f) {
-        out[at++] = c;
-      } else if (SHORT_ESCAPES[c] !== undefined) {
-        out[at++] = 0x5c;
-        out[at++] = SHORT_ESCAPES[c];
-      } else {
-        out[at++] = 0x5c;
-        out[at++] = 0x78;
-        out[at++] = LDIGITS.charCodeAt(c >> 4);
-        out[at++] = LDIGITS.charCodeAt(c & 0xf);
-      }
-      continue;
-    }
-    const width = decodeRune(s, i)[1];
-    const quoted = goQuote(s.slice(i, i + width), asciiOnly);
-    at += out.write(quoted.slice(1, -1), at, 'latin1');
-    i += width;
-  }
-  out[at++] = 0x22;
-  return out.toString('latin1', 0, at);
 }
 
 /** parsenum: a decimal number, or not present (also when it exceeds fmt's 1e6 limit). */

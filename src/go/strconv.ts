@@ -401,20 +401,28 @@ function escapeRune(r: number, quote: string, asciiOnly: boolean): string {
   return v < 0x10000 ? '\\u' + v.toString(16).padStart(4, '0') : '\\U' + v.toString(16).padStart(8, '0');
 }
 
-/** strconv.Quote (or QuoteToASCII when asciiOnly) of a byte string: invalid bytes become \xNN. */
+/**
+ * strconv.Quote (or QuoteToASCII when asciiOnly) of a byte string: invalid bytes become \xNN. Written into
+ * one buffer (an escape is at most four bytes a byte), so a long string costs about its length in memory.
+ */
 export function goQuote(s: string, asciiOnly: boolean): string {
-  let out = '"';
+  const out = Buffer.allocUnsafe(4 * s.length + 2);
+  out[0] = 0x22;
+  let at = 1;
   for (let i = 0; i < s.length;) {
     const [r, width] = decodeRune(s, i);
     if (width === 1 && r === RUNE_ERROR) {
       const b = s.charCodeAt(i);
-      out += '\\x' + LOWER_HEX[b >> 4] + LOWER_HEX[b & 0xf];
+      at += out.write('\\x' + LOWER_HEX[b >> 4] + LOWER_HEX[b & 0xf], at, 'latin1');
+    } else if (r >= 0x20 && r < 0x7f && r !== 0x22 && r !== 0x5c) {
+      out[at++] = r; // printable ASCII, the usual case, as it is
     } else {
-      out += escapeRune(r, '"', asciiOnly);
+      at += out.write(escapeRune(r, '"', asciiOnly), at, 'latin1');
     }
     i += width;
   }
-  return out + '"';
+  out[at++] = 0x22;
+  return out.toString('latin1', 0, at);
 }
 
 /** strconv.QuoteRune (or QuoteRuneToASCII when asciiOnly): a single-quoted Go character literal. */
