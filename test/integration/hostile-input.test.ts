@@ -1,51 +1,17 @@
-// The attacks of the "hard bounds" issue against the real server process: for each, the attack gets a
-// well-formed envelope within its deadline (plus a small grace), an ordinary CloneSet InterpretHealth and
-// GET /healthz sent every 50 ms beside it (on connections opened before it) stay under 300 ms, the server's
-// memory stays under 1 GB, and it keeps serving afterwards. README.md ("Reliability") lists the classes and what each gets.
-import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// The attacks of the "hard bounds" issue against the real server process, run with attack-harness.ts:
+// each attack gets a well-formed envelope within its deadline (plus a small grace) while ordinary traffic
+// beside it stays under 300 ms and the server's memory under 1 GB. README.md ("Reliability") lists them.
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InterpreterContext } from '../../src/protocol/wire.ts';
 import { FIRST_REQUEST_TIMEOUT_MS } from '../../src/server/app.ts';
-import { expectWellFormed } from '../reliability/envelope-check.ts';
+import { attackRequest, beside, customization, example, GRACE_MS, health, interpret, LUA_TIMEOUT_MS, sleep } from './attack-harness.ts';
 import { send, spawnServer, type SpawnedServer } from '../support/spawned-server.ts';
 
-const LUA_TIMEOUT_MS = 1000;
-const GRACE_MS = 600;
-const PROBE_LIMIT_MS = 300;
-const RSS_LIMIT = 1024 * 1024 * 1024;
 const MAX_CONNECTIONS = 300;
-const example = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/requests/${name}.json`, import.meta.url), 'utf8'));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A customization for kind `kind` whose `field` runs `body` inside its Lua function. */
-function customization(kind: string, field: string, functionName: string, params: string, body: string): string {
-  return `apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterCustomization
-metadata:
-  name: attack-${kind.toLowerCase()}
-spec:
-  target:
-    apiVersion: attack.example.io/v1
-    kind: ${kind}
-  customizations:
-    ${field}:
-      luaScript: |
-        function ${functionName}(${params})
-${body
-  .split('\n')
-  .map((line) => `          ${line}`)
-  .join('\n')}
-        end
-`;
-}
-const health = (kind: string, body: string) => customization(kind, 'healthInterpretation', 'InterpretHealth', 'obj', body);
 
 const CUSTOMIZATIONS: Record<string, string> = {
   'xpcall-loop.yaml': health('XpcallLoop', 'xpcall(function() while true do end end, function(m) while true do end end)\nreturn true'),
@@ -73,77 +39,6 @@ const CUSTOMIZATIONS: Record<string, string> = {
     'local s = string.format("%1048576s", "")\nlocal t = {}\nfor i = 1, 400 do t[i] = s end\nreturn t',
   ),
 };
-
-function attackRequest(kind: string, uid: string, operation = 'InterpretHealth') {
-  const object = { apiVersion: 'attack.example.io/v1', kind, metadata: { name: 'a', namespace: 'default' }, spec: {}, status: { ready: true } };
-  return {
-    apiVersion: 'config.karmada.io/v1alpha1',
-    kind: 'ResourceInterpreterContext',
-    request: { uid, kind: { group: 'attack.example.io', version: 'v1', kind }, name: 'a', namespace: 'default', operation, object },
-  };
-}
-
-function rssBytes(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : 0;
-}
-
-interface Watch {
-  stop(): Promise<{ slowestProbeMs: number; probes: number; failedProbes: string[]; peakRss: number }>;
-}
-
-/** Ordinary traffic beside an attack (probe.ts, its own process) and the server's resident memory. */
-async function watch(server: SpawnedServer, caFile: string): Promise<Watch> {
-  const child = fork(fileURLToPath(new URL('./probe.ts', import.meta.url)), [String(server.port), caFile], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await new Promise((resolve) => child.once('message', resolve));
-  let peakRss = 0;
-  const sampler = setInterval(() => {
-    try {
-      peakRss = Math.max(peakRss, rssBytes(server.child.pid!));
-    } catch {
-      // the process is gone; the probes report it
-    }
-  }, 25);
-  return {
-    async stop() {
-      const seen = new Promise<{ slowestProbeMs: number; probes: number; failedProbes: string[] }>((resolve) =>
-        child.once('message', resolve as (m: unknown) => void),
-      );
-      child.send('stop');
-      const result = await seen;
-      clearInterval(sampler);
-      return { ...result, peakRss };
-    },
-  };
-}
-
-/** Runs `attack` beside ordinary traffic and checks the bounds every attack must keep. */
-async function beside<T>(server: SpawnedServer, attack: () => Promise<T>): Promise<T> {
-  const caFile = join(server.certDir, 'ca.crt');
-  await writeFile(caFile, server.ca);
-  const watching = await watch(server, caFile);
-  await sleep(100);
-  let result: T;
-  try {
-    result = await attack();
-    await sleep(100);
-  } finally {
-    const seen = await watching.stop();
-    expect(seen.failedProbes).toEqual([]);
-    expect(seen.probes).toBeGreaterThan(2);
-    expect(seen.slowestProbeMs).toBeLessThan(PROBE_LIMIT_MS);
-    expect(seen.peakRss).toBeLessThan(RSS_LIMIT);
-  }
-  expect((await send(server, { path: '/healthz' })).status).toBe(200);
-  return result!;
-}
-
-/** Sends an interpreter request; the envelope and how long it took. */
-async function interpret(server: SpawnedServer, envelope: unknown, agent?: Agent): Promise<{ context: InterpreterContext; ms: number; bytes: number }> {
-  const started = performance.now();
-  const answer = await send(server, { path: '/interpret?timeout=30s', body: JSON.stringify(envelope), agent });
-  return { context: expectWellFormed(answer.status, answer.body, envelope), ms: performance.now() - started, bytes: answer.body.length };
-}
 
 describe('hostile input against the real server', () => {
   let server: SpawnedServer;
