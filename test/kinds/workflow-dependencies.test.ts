@@ -218,7 +218,8 @@ describe('Workflow getDependencies: what Argo reads, where Karmada can propagate
         }),
       ),
     );
-    expect(refs.map((ref) => `${ref.kind}/${ref.name}`)).toEqual(['ConfigMap/krb5', 'Secret/ccache']);
+    // The plugin template runs in the agent pod, which mounts the token of `default` (see the token tests below).
+    expect(refs.map((ref) => `${ref.kind}/${ref.name}`)).toEqual(['ConfigMap/krb5', 'Secret/ccache', 'Secret/default.service-account-token']);
   });
 
   it('skips names that are Argo expressions, substituted only when the workflow runs', () => {
@@ -267,5 +268,87 @@ describe('Workflow getDependencies: what Argo reads, where Karmada can propagate
     for (let depth = 0; depth < 20_000; depth++) inner = { dag: { tasks: [{ name: `t${depth}`, inline: inner }] } };
     const refs = besidesDefaultRepository(getDependencies(workflow({ templates: [{ name: 'root', ...inner }] })));
     expect(refs).toEqual([{ apiVersion: 'v1', kind: 'Secret', namespace: 'ci', name: 'deep-key' }]);
+  });
+});
+
+// argo-workflows (f016ad89): workflow/controller/workflowpod.go `setupServiceAccount` and
+// `executorServiceAccountName`; agent.go `createAgentPod` and `getExecutorPluginComponents`;
+// serviceaccount.go `getServiceAccountTokenVolume`; operator.go `getServiceAccountTokenName`;
+// util/secrets/secret_name.go `TokenNameForServiceAccount`/`TokenName`.
+describe('Workflow getDependencies: service-account token Secrets Argo mounts by name', () => {
+  const tokens = (spec: Record<string, unknown>) => names(getDependencies(workflow(spec)), 'Secret');
+  const container = (name: string, extra: Record<string, unknown> = {}) => ({ name, container: { image: 'busybox' }, ...extra });
+
+  it("lists the executor account's token for workflow pods, as in the issue: executor wf-executor, one container template", () => {
+    const refs = besidesDefaultRepository(getDependencies(workflow({ executor: { serviceAccountName: 'wf-executor' }, templates: [container('main')] })));
+    expect(refs).toEqual([
+      { apiVersion: 'v1', kind: 'Secret', namespace: 'ci', name: 'wf-executor.service-account-token' },
+      { apiVersion: 'v1', kind: 'ServiceAccount', namespace: 'ci', name: 'wf-executor' },
+    ]);
+  });
+
+  it("takes a pod template's own executor first, then templateDefaults', then the workflow's", () => {
+    expect(
+      tokens({
+        executor: { serviceAccountName: 'wf-exec' },
+        templateDefaults: { executor: { serviceAccountName: 'defaults-exec' } },
+        templates: [container('own', { executor: { serviceAccountName: 'own-exec' } }), container('inherits')],
+      }),
+    ).toEqual(['defaults-exec.service-account-token', 'own-exec.service-account-token', 'wf-exec.service-account-token']);
+  });
+
+  it('ignores an executor on a template that creates no pod (steps, dag, suspend)', () => {
+    expect(
+      tokens({ templates: [{ name: 's', steps: [[{ name: 'a', template: 'c' }]], executor: { serviceAccountName: 'steps-exec' } }, container('c')] }),
+    ).toEqual([]);
+  });
+
+  it('mounts no token Secret without an executor account: the pod uses its own projected token', () => {
+    expect(tokens({ serviceAccountName: 'runner', templates: [container('main', { serviceAccountName: 'step' })] })).toEqual([]);
+  });
+
+  it("keeps the workflow's executor token when the templates live in a WorkflowTemplate", () => {
+    expect(tokens({ workflowTemplateRef: { name: 'shared' }, executor: { serviceAccountName: 'wf-exec' } })).toEqual(['wf-exec.service-account-token']);
+  });
+
+  it("lists the agent pod's token for http and plugin templates: the workflow's serviceAccountName, else default", () => {
+    const http = { name: 'call', http: { url: 'https://example.com' } };
+    expect(tokens({ templates: [http] })).toEqual(['default.service-account-token']);
+    expect(tokens({ serviceAccountName: 'runner', templates: [http] })).toEqual(['runner.service-account-token']);
+    expect(tokens({ templates: [{ name: 'p', plugin: { hello: {} } }], serviceAccountName: 'runner' })).toEqual(['runner.service-account-token']);
+    // The agent pod does not use template-level accounts (createAgentPod reads execWf.Spec.ServiceAccountName).
+    expect(tokens({ templates: [{ ...http, serviceAccountName: 'step' }] })).toEqual(['default.service-account-token']);
+    // Without an http or plugin template no agent pod is created.
+    expect(tokens({ serviceAccountName: 'runner', templates: [container('main')] })).toEqual([]);
+  });
+
+  it('finds http templates inline in steps and DAG tasks', () => {
+    expect(tokens({ templates: [{ name: 'd', dag: { tasks: [{ name: 't', inline: { http: { url: 'https://example.com' } } }] } }] })).toEqual([
+      'default.service-account-token',
+    ]);
+  });
+
+  it('lists the ServiceAccount and token of workflow-level executor plugins that automount it', () => {
+    const plugin = (name: string, automount: boolean) => ({
+      metadata: { name },
+      spec: { sidecar: { automountServiceAccountToken: automount, container: { name, image: 'p' } } },
+    });
+    const refs = getDependencies(workflow({ executorPlugins: [plugin('vault', true), plugin('quiet', false)] }));
+    expect(names(refs, 'ServiceAccount')).toEqual(['vault-executor-plugin']);
+    expect(names(refs, 'Secret')).toEqual(['vault-executor-plugin.service-account-token']);
+  });
+
+  it('skips accounts that are Argo expressions, and lists each token once', () => {
+    expect(
+      tokens({
+        serviceAccountName: '{{workflow.parameters.sa}}',
+        executor: { serviceAccountName: '{{workflow.parameters.exec}}' },
+        templates: [
+          container('a', { executor: { serviceAccountName: 'x' } }),
+          container('b', { executor: { serviceAccountName: 'x' } }),
+          { name: 'h', http: { url: 'u' } },
+        ],
+      }),
+    ).toEqual(['x.service-account-token']);
   });
 });

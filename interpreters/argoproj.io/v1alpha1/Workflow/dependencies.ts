@@ -14,7 +14,7 @@
 import { type DependentObjectReference, isJsonObject, type JsonObject, type KObject } from '../../../../src/interpreter/types.ts';
 import { podTemplateDependencies } from '../../../../src/k8s/pod-dependencies.ts';
 import { ARGO_TYPES, type FieldType, type Reference, type TypeName } from './argo-types.ts';
-import { allTemplates, asArray, mainContainers } from './templates.ts';
+import { allTemplates, asArray, mainContainers, POD_TEMPLATE_TYPES, templateType } from './templates.ts';
 
 const ARGO_API_VERSION = 'argoproj.io/v1alpha1';
 /** Argo's name when `artifactRepositoryRef` does not name a ConfigMap. */
@@ -134,6 +134,54 @@ function valuesOf(value: unknown, shape: FieldType['shape']): unknown[] {
   }
 }
 
+/** argo-workflows util/secrets/secret_name.go `TokenName`: the token Secret Argo looks for when the ServiceAccount names none. */
+const tokenSecretName = (serviceAccount: string) => `${serviceAccount}.service-account-token`;
+
+/** The `executor.serviceAccountName` of a workflow spec or template. */
+const executorAccount = (holder: unknown): string | undefined =>
+  isJsonObject(holder) && isJsonObject(holder.executor) ? objectName(holder.executor.serviceAccountName) : undefined;
+
+/**
+ * The service-account token Secrets Argo mounts by name into the pods it creates: since Kubernetes 1.24
+ * nobody creates them automatically, and a pod whose Secret is missing stays in ContainerCreating.
+ * Argo names the Secret from the ServiceAccount object (util/secrets/secret_name.go
+ * `TokenNameForServiceAccount`: its `secrets[0]`, else the `workflows.argoproj.io/service-account-token.name`
+ * annotation, else `<name>.service-account-token`); only the last is visible from the Workflow.
+ * - Workflow pods (workflow/controller/workflowpod.go `setupServiceAccount`): the token of the executor
+ *   account, a pod template's own `executor` first, then `templateDefaults`', then the workflow's
+ *   (`executorServiceAccountName`). The workflow's and templateDefaults' count even when no pod template is
+ *   visible: templates behind `workflowTemplateRef`/`templateRef` run with them too.
+ * - The agent pod that runs `http` and `plugin` templates (workflow/controller/agent.go `createAgentPod`,
+ *   serviceaccount.go `getServiceAccountTokenVolume`): the token of the workflow's `serviceAccountName`,
+ *   `default` when unset (operator.go `getServiceAccountTokenName`).
+ * - Workflow-level `executorPlugins` with `automountServiceAccountToken` (agent.go
+ *   `getExecutorPluginComponents`): the ServiceAccount `<plugin>-executor-plugin` and its token.
+ */
+function addServiceAccountTokens(deps: DependencySet, spec: JsonObject, namespace: string | undefined): void {
+  const defaults = isJsonObject(spec.templateDefaults) ? spec.templateDefaults : undefined;
+  const inherited = executorAccount(defaults) ?? executorAccount(spec);
+  const accounts = new Set<string>([executorAccount(spec), executorAccount(defaults)].filter((name): name is string => name !== undefined));
+  const templates = allTemplates(spec);
+  for (const template of templates) {
+    const type = templateType(template);
+    if (type === undefined || !POD_TEMPLATE_TYPES.has(type)) continue;
+    const account = executorAccount(template) ?? inherited;
+    if (account) accounts.add(account);
+  }
+  if (templates.some((template) => templateType(template) === 'http' || templateType(template) === 'plugin')) {
+    // An expression names an account only at run time; an unset one is `default`.
+    const agentAccount = spec.serviceAccountName === undefined || spec.serviceAccountName === '' ? 'default' : objectName(spec.serviceAccountName);
+    if (agentAccount) accounts.add(agentAccount);
+  }
+  for (const plugin of asArray(spec.executorPlugins)) {
+    const name = objectName(plugin?.metadata?.name);
+    if (!name || plugin?.spec?.sidecar?.automountServiceAccountToken !== true) continue;
+    deps.add('v1', 'ServiceAccount', `${name}-executor-plugin`, namespace);
+    accounts.add(`${name}-executor-plugin`);
+  }
+  for (const account of accounts) deps.add('v1', 'Secret', tokenSecretName(account), namespace);
+}
+
 export function getDependencies(workflow: KObject): DependentObjectReference[] {
   const spec: JsonObject = isJsonObject(workflow.spec) ? workflow.spec : {};
   const namespace: string | undefined = workflow.metadata?.namespace || undefined;
@@ -164,5 +212,6 @@ export function getDependencies(workflow: KObject): DependentObjectReference[] {
     }
   }
 
+  addServiceAccountTokens(deps, spec, namespace);
   return deps.sorted();
 }
