@@ -134,11 +134,9 @@ export function karmadaPodDependencies(podTemplateSpec: KObject | undefined, nam
  * as native StatefulSet handling does), and with the deprecated `serviceAccount` field honoured when
  * `serviceAccountName` is empty (the API server treats it as an alias).
  *
- * Deliberately not included: `spec.resourceClaims[].resourceClaimName` (resource.k8s.io ResourceClaims
- * describe device allocations tied to one cluster and exist in several API versions; propagating one is
- * rarely right and its apiVersion cannot be known here), ResourceClaimTemplates, and cluster-scoped
- * PriorityClass / RuntimeClass (shared by every workload of a cluster; Karmada has no built-in that
- * returns them, and a ClusterPropagationPolicy is the place to propagate them).
+ * Deliberately not included (docs/dependencies.md says why, for users): pod `resourceClaims` (the
+ * resource.k8s.io version karmada-apiserver serves is unknown here, and one it does not serve makes
+ * Karmada's distributor retry the binding forever), and cluster-scoped PriorityClass / RuntimeClass.
  */
 export function podTemplateDependencies(
   podTemplateSpec: KObject | undefined,

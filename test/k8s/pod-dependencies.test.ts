@@ -51,16 +51,22 @@ describe('podTemplateDependencies', () => {
     expect(karmadaPodDependencies({ spec: { serviceAccount: 'legacy' } }, 'ns')).toEqual([]);
   });
 
-  it('does not report resource claims or cluster-scoped classes', () => {
+  // docs/dependencies.md: the resource.k8s.io version karmada-apiserver serves is unknown, and Karmada's
+  // helper.GetDependenciesFromPodTemplate (pkg/util/helper/pod.go) does not list them either.
+  it('does not report resource claims, claim templates or cluster-scoped classes', () => {
     const template = {
       spec: {
         priorityClassName: 'high',
         runtimeClassName: 'gvisor',
-        resourceClaims: [{ name: 'gpu', resourceClaimName: 'shared-gpu' }],
-        containers: [{ name: 'a' }],
+        resourceClaims: [
+          { name: 'gpu', resourceClaimName: 'shared-gpu' },
+          { name: 'nic', resourceClaimTemplateName: 'nic-per-pod' },
+        ],
+        containers: [{ name: 'a', resources: { claims: [{ name: 'gpu' }, { name: 'nic' }] } }],
       },
     };
     expect(podTemplateDependencies(template, 'ns')).toEqual([]);
+    expect(karmadaPodDependencies(template, 'ns')).toEqual([]);
   });
 
   it('accepts an iterable of excluded claim names and tolerates a missing spec', () => {
