@@ -1,6 +1,7 @@
 // Small helpers shared by the CLI commands.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { KindSelectorError } from '../interpreter/kind-selector.ts';
 import type { Registry } from '../interpreter/registry.ts';
 import type { LoadedRegistry, RegistryOptions } from '../interpreter/setup.ts';
@@ -115,13 +116,28 @@ export async function withRegistry(args: string[], command: string, help: string
  * The usage error in an error a command threw, if it is one: a UsageError, a parseArgs error (unknown
  * option, missing value) or a file or folder the user named that does not exist (ENOENT with a path).
  */
-export function asUsageError(error: unknown): UsageError | undefined {
+export function asUsageError(error: unknown, args: readonly string[] = process.argv.slice(2)): UsageError | undefined {
   if (error instanceof UsageError) return error;
   const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
   if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return new UsageError((error as Error).message);
-  if (code === 'ENOENT' && typeof path === 'string') return new UsageError(`${path}: no such file or directory`, { showHelp: false });
+  // Only a path the user typed is their mistake; a missing file of our own is a bug, reported as one.
+  if (code === 'ENOENT' && typeof path === 'string' && namedByUser(path, args)) {
+    return new UsageError(`${path}: no such file or directory`, { showHelp: false });
+  }
   return undefined;
 }
+
+/** Whether `path` is one of the arguments (as typed, or the same file once resolved; `--flag=PATH` too). */
+function namedByUser(path: string, args: readonly string[]): boolean {
+  const target = resolve(path);
+  return args.some((arg) => {
+    const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+    return value === path || resolve(value) === target;
+  });
+}
+
+/** Errors that only a defect in our code throws: their stack is what a bug report needs. */
+const DEFECTS = [TypeError, ReferenceError, RangeError];
 
 /** Reports a usage error the one way every command does: "COMMAND: message" on stderr (then the help, when given and useful); exit code 2. */
 export function usageError(command: string, error: string | UsageError, help?: string): number {
@@ -132,7 +148,8 @@ export function usageError(command: string, error: string | UsageError, help?: s
 
 /**
  * Runs a command's body: a usage error (see asUsageError) goes to stderr with exit code 2, any other
- * error to stderr as "COMMAND: message" with exit code 1. help, when given, follows a usage error.
+ * error to stderr as "COMMAND: message" with exit code 1, with its stack when it is a defect (a
+ * TypeError, ReferenceError or RangeError). help, when given, follows a usage error.
  */
 export async function runCommand(command: string, help: string | undefined, body: () => Promise<number>): Promise<number> {
   try {
@@ -140,7 +157,8 @@ export async function runCommand(command: string, help: string | undefined, body
   } catch (error) {
     const usage = asUsageError(error);
     if (usage) return usageError(command, usage, help);
-    process.stderr.write(`${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+    const defect = DEFECTS.some((type) => error instanceof type) && error instanceof Error && error.stack;
+    process.stderr.write(defect ? `${command}: ${error.stack}\n` : `${command}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 }
