@@ -177,10 +177,23 @@ describe('webhook-config', () => {
     expect(hook.timeoutSeconds).toBe(5);
     expect(hook.clientConfig.service).toEqual({ namespace: 'karmada-system', name: 'karmada-interpreter-webhook', path: '/interpret', port: 443 });
     expect(Buffer.from(hook.clientConfig.caBundle, 'base64').toString()).toBe(caPem);
-    const cloneset = hook.rules.find((r: any) => r.kinds[0] === 'CloneSet');
-    expect(cloneset.apiGroups).toEqual(['apps.kruise.io']);
-    expect(cloneset.apiVersions).toEqual(['v1alpha1']);
-    expect(cloneset.operations).toContain('InterpretReplica');
+    // Both CloneSet versions (v1beta1 is Kruise's storage version after v1.9.0, and Karmada sends a
+    // group's preferred version), each with every operation.
+    const clonesets = hook.rules.filter((r: any) => r.kinds[0] === 'CloneSet');
+    expect(clonesets.map((r: any) => [r.apiGroups, r.apiVersions])).toEqual([
+      [['apps.kruise.io'], ['v1alpha1']],
+      [['apps.kruise.io'], ['v1beta1']],
+    ]);
+    for (const cloneset of clonesets)
+      expect(cloneset.operations).toEqual([
+        'InterpretReplica',
+        'ReviseReplica',
+        'Retain',
+        'AggregateStatus',
+        'InterpretStatus',
+        'InterpretHealth',
+        'InterpretDependency',
+      ]);
     for (const rule of hook.rules) {
       expect(rule.operations.length).toBeGreaterThan(0);
       expect(rule.operations).not.toContain('Prune');
@@ -207,6 +220,16 @@ describe('webhook-config', () => {
     const mixed = await cli([...args, join(dir, 'with-key.pem')]);
     expect(mixed.code).toBe(0);
     expect(Buffer.from(parse(mixed.stdout).webhooks[0].clientConfig.caBundle, 'base64').toString()).toBe(caPem);
+  });
+
+  it('--kinds CloneSet registers both CloneSet versions, and --exclude-kinds CloneSet neither', async () => {
+    const rules = async (...args: string[]) => {
+      const { code, stdout } = await cli(['webhook-config', '--url', 'https://x.example.com/interpret', '-o', 'json', ...args]);
+      expect(code).toBe(0);
+      return JSON.parse(stdout).webhooks[0].rules.map((r: any) => `${r.apiGroups[0]}/${r.apiVersions[0]} ${r.kinds[0]}`);
+    };
+    expect(await rules('--kinds', 'CloneSet.apps.kruise.io')).toEqual(['apps.kruise.io/v1alpha1 CloneSet', 'apps.kruise.io/v1beta1 CloneSet']);
+    expect((await rules('--exclude-kinds', 'CloneSet')).filter((rule: string) => rule.endsWith(' CloneSet'))).toEqual([]);
   });
 
   it.each([
