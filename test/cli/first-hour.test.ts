@@ -168,7 +168,9 @@ describe('webhook-config', () => {
     );
 
   it('registers the built-in kinds only; examples and --kinds/--exclude-kinds choose more or fewer', async () => {
+    // CloneSet twice: apps.kruise.io/v1alpha1 and v1beta1, one rule each.
     expect(kinds((await cli(args)).stdout)).toEqual([
+      'CloneSet.apps.kruise.io',
       'CloneSet.apps.kruise.io',
       'StatefulSet.apps.kruise.io',
       'Workflow.argoproj.io',
@@ -176,8 +178,13 @@ describe('webhook-config', () => {
       'XlineCluster.xlineoperator.xline.cloud',
     ]);
     expect(kinds((await cli([...args, '--examples', 'all'])).stdout)).toEqual(expect.arrayContaining(['Rollout.argoproj.io', 'ScaledObject.keda.sh']));
-    expect(kinds((await cli([...args, '--kinds', 'CloneSet,Workflow.argoproj.io'])).stdout)).toEqual(['CloneSet.apps.kruise.io', 'Workflow.argoproj.io']);
+    expect(kinds((await cli([...args, '--kinds', 'CloneSet,Workflow.argoproj.io'])).stdout)).toEqual([
+      'CloneSet.apps.kruise.io',
+      'CloneSet.apps.kruise.io',
+      'Workflow.argoproj.io',
+    ]);
     expect(kinds((await cli([...args, '--exclude-kinds', 'XlineCluster'])).stdout)).toEqual([
+      'CloneSet.apps.kruise.io',
       'CloneSet.apps.kruise.io',
       'StatefulSet.apps.kruise.io',
       'Workflow.argoproj.io',
