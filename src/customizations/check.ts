@@ -1,12 +1,12 @@
 // `check`: compile-check RIC files and print a report in the layout of `karmadactl interpret --check`
 // (pkg/karmadactl/interpret/check.go): per object SOURCE, TARGET and, per rule, UNSET / PASS / ERROR.
-import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { parseCustomizationFile } from './parse.ts';
 import { CUSTOMIZATION_RULES } from '../lua/operations.ts';
-import { findCustomizationFiles } from './files.ts';
+import { findCustomizationFilesSync } from './files.ts';
 import type { CustomizationRuntime } from './interpreter.ts';
-import { compileError } from './loader.ts';
+import { compileError } from './read-file.ts';
+import { readCustomizationFileSync } from './safe-read.ts';
 
 export interface CheckResult {
   output: string;
@@ -34,15 +34,21 @@ export interface CheckedObject {
  * `serve` loads the same folder. Files are named as the user gave their paths.
  */
 export function checkReport(paths: readonly string[], runtime: Pick<CustomizationRuntime, 'compileCheck'>): { missing: string[]; objects: CheckedObject[] } {
-  const { files, missing } = findCustomizationFiles(paths);
+  // The same walk and the same reader as `serve` (links out of a folder refused, regular files of at most 1 MiB).
+  const { entries, missing, refused } = findCustomizationFilesSync(paths);
   const objects: CheckedObject[] = [];
-  for (const file of files) {
+  for (const { file, message } of refused) {
+    const shown = asGiven(file, paths);
+    objects.push({ file: shown, document: 0, ok: false, error: `${shown}: ${message}` });
+  }
+  for (const entry of entries) {
+    const file = entry.path;
     const shown = asGiven(file, paths);
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readCustomizationFileSync(entry).toString('utf8');
     } catch (error) {
-      objects.push({ file: shown, document: 0, ok: false, error: `cannot read ${shown}: ${(error as Error).message}` });
+      objects.push({ file: shown, document: 0, ok: false, error: `${shown}: ${(error as Error).message}` });
       continue;
     }
     for (const doc of parseCustomizationFile(text, file)) {

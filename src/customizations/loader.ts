@@ -1,14 +1,19 @@
-// Loading RIC files into KindInterpreters: find, parse, compile-check, merge, build.
-import { readFileSync } from 'node:fs';
+// Loading RIC files into KindInterpreters: find, read, parse, compile-check (on the load worker, or in
+// process where a test passes its own compiler), merge, build. The main thread only merges and builds.
+import { createHash } from 'node:crypto';
+import { statSync, type BigIntStats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { FailedCustomization } from '../interpreter/registry.ts';
-import type { Customization, ScriptPosition } from './parse.ts';
-import { foldingHint, parseCustomizationFile, scriptLineText } from './parse.ts';
-import { CUSTOMIZATION_RULES } from '../lua/operations.ts';
-import { findBuiltinCustomizationFiles, findCustomizationFiles } from './files.ts';
+import type { Customization } from './parse.ts';
+import { findBuiltinCustomizationFiles, findCustomizationFiles, type FoundFiles } from './files.ts';
 import type { CustomizationRuntime, LuaInterpreterOptions, LuaKindInterpreter } from './interpreter.ts';
 import { createLuaInterpreter } from './interpreter.ts';
+import { loadOffThread, type LoadWorkerLimits } from './load-off-thread.ts';
 import { mergeCustomizations } from './merge.ts';
-import type { Operation } from '../interpreter/types.ts';
+import { loadFile, type FileOutcome } from './read-file.ts';
+import type { FoundFile } from './safe-read.ts';
+
+export { compileError } from './read-file.ts';
 
 export interface LoadProblem {
   file: string;
@@ -46,10 +51,23 @@ export interface LoadResult {
   /** Every file read, sorted. */
   files: string[];
   summary: LoadSummary;
+  /** What the load saw, for the watch to tell whether anything changed since (watch.ts). */
+  fingerprint: Fingerprint;
+}
+
+/** `stats`: the walk and every file's dev, inode, size and mtime, taken before reading; `content`: the bytes read. */
+export interface Fingerprint {
+  stats: string;
+  content: string;
 }
 
 export interface LoadOptions extends LuaInterpreterOptions {
   runtime: CustomizationRuntime;
+  /**
+   * Read, parse and compile-check on the load worker (load-off-thread.ts), with these limits: what the
+   * server and the CLI do. Without it, in process with `runtime.compileCheck` (tests with a fake compiler).
+   */
+  offThread?: LoadWorkerLimits | true;
 }
 
 /**
@@ -58,10 +76,13 @@ export interface LoadOptions extends LuaInterpreterOptions {
  * customizations are used; the other files still load. A path that does not exist is an error.
  */
 export async function loadCustomizations(paths: readonly string[], options: LoadOptions): Promise<LoadResult> {
-  const { files, missing } = findCustomizationFiles(paths);
-  const result = await loadFiles(files, options);
-  for (const path of missing) result.errors.unshift({ file: path, message: 'no such file or directory' });
+  const found = await findCustomizationFiles(paths);
+  const result = await loadFiles(found, options, await statsFingerprint(found));
+  // A link out of a folder is an error of the folder's file list, reported under the link's own path.
+  for (const { file, message } of found.refused) result.errors.push({ file, message });
+  for (const path of found.missing) result.errors.unshift({ file: path, message: 'no such file or directory' });
   result.summary.errors = result.errors.length;
+  result.summary.rejectedFiles += found.refused.length;
   return result;
 }
 
@@ -70,21 +91,70 @@ export async function loadCustomizations(paths: readonly string[], options: Load
  * `testdata` (the shipped examples, src/customizations/examples.ts, choose which).
  */
 export async function loadBuiltinCustomizations(options: LoadOptions & { root?: string; files?: readonly string[] }): Promise<LoadResult> {
-  return loadFiles(options.files ? [...options.files] : findBuiltinCustomizationFiles(options.root), options);
+  const files = options.files ? [...options.files] : findBuiltinCustomizationFiles(options.root);
+  return loadFiles({ files, entries: files.map((path) => ({ path })), missing: [], refused: [] }, options, '');
 }
 
-async function loadFiles(files: string[], options: LoadOptions): Promise<LoadResult> {
+/**
+ * The walk and each file's identity and size, as `stat` sees it through links (a ConfigMap's `..data`
+ * swap changes the inode): what a poll compares, without reading or hashing any file.
+ */
+export async function statsFingerprint(found: FoundFiles): Promise<string> {
+  const stats = [];
+  for (const file of found.files) stats.push(await stat(file, { bigint: true }).catch(() => undefined));
+  return statsHash(found, stats);
+}
+
+/** The same, synchronously (the watch's baseline when it is given no start-up load). */
+export function statsFingerprintSync(found: FoundFiles): string {
+  return statsHash(
+    found,
+    found.files.map((file) => statSync(file, { bigint: true, throwIfNoEntry: false })),
+  );
+}
+
+function statsHash(found: FoundFiles, stats: ReadonlyArray<BigIntStats | undefined>): string {
+  const parts = found.files.map((file, i) => {
+    const s = stats[i];
+    return `${file}\0${s ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}` : 'gone'}`;
+  });
+  return hashOf([...found.missing, '', ...found.refused.map((r) => r.file), '', ...parts]);
+}
+
+/** The walk and the hash of each file's bytes (read-file.ts `FileOutcome.hash`), in the order of `found.files`. */
+export function contentFingerprint(found: Pick<FoundFiles, 'files' | 'missing' | 'refused'>, hashes: readonly string[]): string {
+  return hashOf([...found.missing, '', ...found.refused.map((r) => r.file), '', ...found.files.flatMap((file, i) => [file, hashes[i]])]);
+}
+
+function hashOf(parts: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('hex');
+}
+
+async function readAll(entries: readonly FoundFile[], options: LoadOptions): Promise<FileOutcome[]> {
+  if (entries.length === 0) return [];
+  if (options.offThread) return loadOffThread(entries, options.offThread === true ? {} : options.offThread);
+  const outcomes: FileOutcome[] = [];
+  for (const entry of entries) {
+    // In process, compiling is synchronous: yield between files so a reload delays requests by one file's work at most.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    outcomes.push(await loadFile(entry, options.runtime));
+  }
+  return outcomes;
+}
+
+async function loadFiles(found: FoundFiles, options: LoadOptions, stats: string): Promise<LoadResult> {
+  const { entries, files } = found;
   const errors: LoadProblem[] = [];
   const skipped: LoadProblem[] = [];
   const failed: FailedCustomization[] = [];
   const accepted: Customization[] = [];
   let rejectedFiles = 0;
+  const outcomes = await readAll(entries, options);
 
-  for (const file of files) {
-    // Compiling is synchronous (a few ms per file); yield between files so a reload in a running server
-    // delays requests by one file's work at most instead of the whole set's.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    const { customizations, problems, warnings: fileWarnings, failed: fileFailed } = readFile(file, options.runtime);
+  files.forEach((file, index) => {
+    const { customizations, problems, warnings: fileWarnings, failed: fileFailed } = outcomes[index];
     for (const message of fileWarnings) skipped.push({ file, message });
     if (problems.length > 0) {
       rejectedFiles++;
@@ -93,7 +163,7 @@ async function loadFiles(files: string[], options: LoadOptions): Promise<LoadRes
     } else {
       accepted.push(...customizations);
     }
-  }
+  });
 
   const merged = mergeCustomizations(accepted);
   const { targets } = merged;
@@ -115,100 +185,12 @@ async function loadFiles(files: string[], options: LoadOptions): Promise<LoadRes
       rejectedFiles,
       warnings: warnings.length,
     },
+    fingerprint: {
+      stats,
+      content: contentFingerprint(
+        found,
+        outcomes.map((outcome) => outcome.hash),
+      ),
+    },
   };
-}
-
-interface FileOutcome {
-  customizations: Customization[];
-  problems: string[];
-  warnings: string[];
-  failed: FailedCustomization[];
-}
-
-function readFile(file: string, runtime: CustomizationRuntime): FileOutcome {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    return { customizations: [], problems: [`cannot read: ${(err as Error).message}`], warnings: [], failed: [] };
-  }
-  const customizations: Customization[] = [];
-  const problems: string[] = [];
-  const warnings: string[] = [];
-  // Per document: its target and operations (when readable) and its own first problem, for FailedCustomization.
-  const documents: Array<{
-    label: string;
-    name?: string;
-    document: number;
-    target?: { apiVersion: string; kind: string };
-    operations: Operation[];
-    problem?: string;
-  }> = [];
-  for (const doc of parseCustomizationFile(text, file)) {
-    const label = `document ${doc.document}${doc.name ? ` (${doc.name})` : ''}`;
-    if (doc.skipped) {
-      warnings.push(`${label}: ${doc.skipped}`);
-      continue;
-    }
-    if (!doc.customization) {
-      problems.push(`${label}: ${doc.error}`);
-      documents.push({ label, name: doc.name, document: doc.document, target: doc.target, operations: doc.operations ?? [], problem: doc.error });
-      continue;
-    }
-    const ric = doc.customization;
-    let problem: string | undefined;
-    for (const { field, functionName } of CUSTOMIZATION_RULES) {
-      const script = ric.scripts[field];
-      if (!script) continue;
-      const error = compileError(runtime, script, ric.positions?.[field]);
-      if (error !== undefined) {
-        problems.push(`${label}: ${field} (${functionName}): ${error}`);
-        problem ??= `${field} (${functionName}): ${error}`;
-      }
-    }
-    const operations = CUSTOMIZATION_RULES.filter(({ field }) => ric.scripts[field]).map(({ operation }) => operation);
-    documents.push({ label, name: ric.name, document: doc.document, target: ric.target, operations, problem });
-    customizations.push(ric);
-  }
-  const failed: FailedCustomization[] = [];
-  if (problems.length > 0) {
-    const firstBad = documents.find((d) => d.problem !== undefined);
-    for (const d of documents) {
-      if (!d.target) continue;
-      failed.push({
-        ...d.target,
-        operations: d.operations,
-        ...(d.name ? { customization: d.name } : {}),
-        file,
-        document: d.document,
-        // The document's own problem, or the one that took the whole file down; never the file's text.
-        message: d.problem ?? `the file was not loaded because of ${firstBad?.label ?? 'an earlier error'}`,
-      });
-    }
-  }
-  return { customizations, problems, warnings, failed };
-}
-
-/**
- * The compile error message of a script, or undefined when it compiles: "script line 2 (line 14 of the
- * file): <Lua message>", with a hint when `luaScript: >` folded the script's lines together.
- */
-export function compileError(
-  runtime: Pick<CustomizationRuntime, 'compileCheck'>,
-  script: string,
-  position?: ScriptPosition,
-  /** Named in the line ("FILE line 23"); without it, "line 23 of the file". */
-  file?: string,
-): string | undefined {
-  try {
-    runtime.compileCheck(script);
-    return undefined;
-  } catch (err) {
-    const e = err as { luaMessage?: unknown; line?: unknown; message?: unknown };
-    if (typeof e.luaMessage === 'string') {
-      const where = typeof e.line === 'number' && e.line > 0 ? `${scriptLineText(e.line, position, file)}: ` : '';
-      return `${where}${e.luaMessage}${foldingHint(position)}`;
-    }
-    return `${String(e.message ?? err).trim()}${foldingHint(position)}`;
-  }
 }

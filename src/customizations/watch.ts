@@ -1,11 +1,15 @@
 // Reloading user customizations when their files change: fs.watch (recursive where the platform has
-// it) for promptness, plus a poll that compares a content fingerprint, because fs.watch misses events on
-// some filesystems (NFS, some container mounts) and a ConfigMap volume update is a symlink swap.
+// it) for promptness, plus a poll, because fs.watch misses events on some filesystems (NFS, some
+// container mounts) and a ConfigMap volume update is a symlink swap. A poll walks the folders and stats
+// the files (dev, inode, size, mtime), asynchronously; it reads nothing unless that changed. A change
+// is reloaded (off the main thread, loader.ts) and applied only if the bytes read differ from the last
+// load's, so rewriting a file with the same content (or touching it) reloads nothing.
 import { createHash } from 'node:crypto';
-import { readFileSync, watch, type FSWatcher } from 'node:fs';
-import { findCustomizationFiles } from './files.ts';
-import type { LoadOptions, LoadResult } from './loader.ts';
-import { loadCustomizations } from './loader.ts';
+import { watch, type FSWatcher } from 'node:fs';
+import { findCustomizationFiles, findCustomizationFilesSync } from './files.ts';
+import type { Fingerprint, LoadOptions, LoadResult } from './loader.ts';
+import { contentFingerprint, loadCustomizations, statsFingerprint, statsFingerprintSync } from './loader.ts';
+import { readCustomizationFileSync } from './safe-read.ts';
 
 export interface WatchOptions extends LoadOptions {
   /** Quiet period after the last change before reloading (editors write files in several steps). */
@@ -35,7 +39,9 @@ export function watchCustomizations(paths: readonly string[], onReload: (result:
   const debounceMs = options.debounceMs ?? 300;
   const pollMs = options.pollMs ?? 5000;
   let lastGood = options.initial;
-  let fingerprint = customizationFingerprint(paths);
+  // What the last load saw; without `initial`, what the folders hold when the watch starts.
+  // Taken synchronously, so a change made right after the watch starts is a change.
+  let known: Fingerprint = options.initial?.fingerprint ?? baseline(paths);
   let closed = false;
   let running: Promise<LoadResult | undefined> | undefined;
   let again = false;
@@ -49,11 +55,13 @@ export function watchCustomizations(paths: readonly string[], onReload: (result:
     }
     const load = async (): Promise<LoadResult | undefined> => {
       try {
-        const next = customizationFingerprint(paths);
-        if (closed || next === fingerprint) return undefined;
+        const before = known;
+        const stats = await customizationFingerprint(paths);
+        if (closed || stats === before.stats) return undefined;
         const result = await loadCustomizations(paths, options);
         if (closed) return undefined;
-        fingerprint = next;
+        known = result.fingerprint;
+        if (result.fingerprint.content === before.content) return undefined;
         if (result.errors.length === 0) lastGood = result;
         onReload(result);
         return result;
@@ -114,19 +122,23 @@ function startWatcher(path: string, onChange: () => void): FSWatcher | undefined
   return undefined;
 }
 
-/** Hash of the sorted file list and every file's content: equal fingerprints mean nothing to reload. */
-export function customizationFingerprint(paths: readonly string[]): string {
-  const hash = createHash('sha256');
-  const { files, missing } = findCustomizationFiles(paths);
-  for (const file of files) {
-    hash.update(file).update('\0');
+/** The stat fingerprint of what `paths` hold now (loader.ts statsFingerprint): reads no file. */
+export async function customizationFingerprint(paths: readonly string[]): Promise<string> {
+  return statsFingerprint(await findCustomizationFiles(paths));
+}
+
+/**
+ * What `paths` hold when a watch starts without a start-up load (tests, tools), read synchronously once:
+ * the fingerprint a load of them would have (read-file.ts hashes the bytes the same way).
+ */
+function baseline(paths: readonly string[]): Fingerprint {
+  const found = findCustomizationFilesSync(paths);
+  const hashes = found.entries.map((entry) => {
     try {
-      hash.update(readFileSync(file));
-    } catch {
-      hash.update('<unreadable>');
+      return createHash('sha256').update(readCustomizationFileSync(entry)).digest('hex');
+    } catch (error) {
+      return `refused:${(error as Error).message}`;
     }
-    hash.update('\0');
-  }
-  hash.update(`missing:${missing.join('\0')}`);
-  return hash.digest('hex');
+  });
+  return { stats: statsFingerprintSync(found), content: contentFingerprint(found, hashes) };
 }

@@ -55,6 +55,8 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Loa
   const runtime = untrusted;
   const luaOptions = {
     runtime,
+    // Customization files are read, parsed and compile-checked on a load worker with its own limits (decision 0014).
+    offThread: true as const,
     timeoutMs: options.luaTimeoutMs,
     onPrint(line: string, source: { customization: string; functionName: string }, ctx: RequestContext | undefined) {
       ctx?.log?.debug({ uid: ctx.uid, customization: source.customization, function: source.functionName, print: line }, 'lua print');

@@ -1,6 +1,7 @@
 // Compiling a script as gopher-lua would (Lua 5.1 escapes, Lua 5.3 operators refused), for the runtime's
 // states and for checks without running it, as Karmada's admission check and `karmadactl interpret
-// --check` do (LoadString): the latter on the main thread, since it only parses configuration.
+// --check` do (LoadString): the latter on the customization load worker (src/customizations/load-worker.ts)
+// for `serve`, `test` and `interpret`, and in `check`'s own process.
 import { lauxlib, lua, to_luastring } from './engine/index.ts';
 import { LuaScriptError } from './errors.ts';
 import { luaToJsString } from './gopher/args.ts';
