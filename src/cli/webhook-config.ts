@@ -12,7 +12,8 @@ export const help = `Usage: karmada-interpreter webhook-config (--url URL | --se
          [--kinds KINDS] [--exclude-kinds KINDS] [--customizations DIR ...] [--examples NAMES] [-o yaml|json]
 
 Prints a config.karmada.io/v1alpha1 ResourceInterpreterWebhookConfiguration whose rules list every
-served kind with exactly the operations it implements (interpreterContextVersions [v1alpha1]).
+served kind with exactly the operations it implements, one rule per served API version (CloneSet:
+apps.kruise.io v1alpha1 and v1beta1) (interpreterContextVersions [v1alpha1]).
 Apply it to karmada-apiserver (not the host cluster). Exits 1 when a --customizations file fails
 to load (its kinds would be missing), 2 on wrong usage.
 
@@ -24,7 +25,8 @@ to load (its kinds would be missing), 2 on wrong usage.
   --name NAME             metadata.name (default karmada-interpreter-webhook)
   --webhook-name FQDN     webhooks[].name (default interpreter.karmada-interpreter-webhook.io)
   --kinds KINDS           only these served kinds: Kind or Kind.group (CloneSet, Workflow.argoproj.io),
-                          comma-separated or repeated; Karmada keeps its own interpreters for the rest
+                          every served version of each, comma-separated or repeated; Karmada keeps
+                          its own interpreters for the rest
   --exclude-kinds KINDS   every served kind but these
   -o, --output FORMAT     yaml (default) or json: the same object
 ${REGISTRY_FLAGS_HELP}
