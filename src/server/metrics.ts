@@ -46,6 +46,12 @@ export class Metrics {
     labelNames: ['listener'] as const,
     registers: this.registers,
   });
+  readonly connectionsClosed = new Counter({
+    name: `${METRIC_PREFIX}connections_closed_total`,
+    help: 'Open connections closed by the server, by listener and reason: idle_at_limit (an idle keep-alive connection closed so a new one fits under the maximum), unanswered (node closed it on a client error with requests unanswered).',
+    labelNames: ['listener', 'reason'] as const,
+    registers: this.registers,
+  });
   private readonly openConnections = new Map<string, () => number>();
   readonly luaTimeouts = new Counter({
     name: `${METRIC_PREFIX}lua_timeouts_total`,
