@@ -82,7 +82,9 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
     metrics.inFlight.inc();
     const large = (raw.body?.length ?? 0) > LARGE_BODY_BYTES;
     const handle = () => runWithRequestContext(context, () => handleExchange(registry, raw));
-    const work = (large ? largeSteps.run(handle) : handle()).catch((error: unknown) => internalError(raw.body, error));
+    const work = read?.refused
+      ? Promise.resolve(refusedAnswer(raw.body, read.refused))
+      : (large ? largeSteps.run(handle) : handle()).catch((error: unknown) => internalError(raw.body, error));
     const exchange = await withDeadline(work, limitMs, () => timeoutAnswer(raw.body, limitMs));
     metrics.inFlight.dec();
 
@@ -159,6 +161,12 @@ function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => T): Prom
 function timeoutAnswer(body: string | undefined, limitMs: number): Exchange {
   const uid = sniffUid(body);
   return { uid, code: 504, response: failure(uid, 504, `interpreter did not answer within ${Math.round(limitMs)} ms (the caller's timeout)`) };
+}
+
+/** A body past a bound on what it holds (body-shape.ts), refused before it is parsed. */
+function refusedAnswer(body: string | undefined, problem: string): Exchange {
+  const uid = sniffUid(body);
+  return { uid, code: 400, response: failure(uid, 400, problem) };
 }
 
 /** handleExchange does not throw by design; this is the last line of defence. */

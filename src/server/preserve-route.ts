@@ -13,6 +13,7 @@ export function registerPreserveRoute(app: FastifyInstance, registry: Registry, 
   app.post('/preserve', async (request, reply) => {
     const body = request.body as ReadBody | undefined;
     if (body?.truncatedAt !== undefined) return reply.code(413).send({ error: `body exceeds the limit of ${body.truncatedAt} bytes` });
+    if (body?.refused !== undefined) return reply.code(400).send({ error: body.refused });
     let input: unknown;
     try {
       input = JSON.parse(body?.body ?? '');

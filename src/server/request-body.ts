@@ -4,10 +4,13 @@
 // - the bytes of all bodies being read or answered are counted against one budget as they arrive. A body
 //   that would take the count past the budget pauses (its sender is held by TCP flow control) until
 //   answers give bytes back; the oldest body still arriving is never paused, so reading always progresses;
-// - a body that stops arriving for `idleMs` fails with BodyStalledError, which gives its bytes back.
+// - a body that stops arriving for `idleMs` fails with BodyStalledError, which gives its bytes back;
+// - a body past the bounds on what it holds (body-shape.ts: values, keys in one object, nesting), counted
+//   as its bytes arrive, is refused like one past the size limit: its beginning is kept, the rest dropped.
 // No library does byte budgets across requests (rate limiters count requests), and it is a counter and a
 // list of paused readers.
 import type { IncomingMessage } from 'node:http';
+import { BodyShape } from './body-shape.ts';
 import { LARGE_BODY_BYTES, type OnePerTurn } from './one-per-turn.ts';
 
 export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
@@ -31,6 +34,8 @@ export interface ReadBody {
   body: string;
   /** Set when the body exceeded the limit. */
   truncatedAt?: number;
+  /** Set when the body holds more than the bounds allow (body-shape.ts): which bound, as a message. */
+  refused?: string;
 }
 
 /** The bytes one request holds in the budget, from its first byte until its answer is sent. */
@@ -121,7 +126,10 @@ class BodyReader {
   paused = false;
   private chunks: Buffer[] = [];
   private size = 0;
+  /** The body's beginning once it is refused (too large, or past a shape bound); later bytes are dropped. */
   private kept: string | undefined;
+  private refused: string | undefined;
+  private readonly shape = new BodyShape();
   /** performance.now() of the last chunk (or of being resumed: waiting for room is not the sender's stall). */
   private lastActivity = performance.now();
   private readonly budget: BodyBudget;
@@ -170,9 +178,11 @@ class BodyReader {
   private readonly onData = (chunk: Buffer): void => {
     this.lastActivity = performance.now();
     this.size += chunk.length;
-    if (this.kept !== undefined) return; // over the limit: read and dropped
-    if (this.size > this.bodyLimit) {
-      this.kept = Buffer.concat([...this.chunks, chunk]).toString('utf8', 0, KEEP_WHEN_TRUNCATED);
+    if (this.kept !== undefined) return; // refused: read and dropped
+    if (this.size <= this.bodyLimit) this.refused = this.shape.feed(chunk);
+    if (this.size > this.bodyLimit || this.refused !== undefined) {
+      // Only the beginning is copied: a refused body may already hold megabytes.
+      this.kept = Buffer.concat([...this.chunks, chunk], Math.min(this.size, KEEP_WHEN_TRUNCATED)).toString('utf8');
       this.chunks = [];
       return;
     }
@@ -186,6 +196,7 @@ class BodyReader {
 
   private readonly onEnd = (): void => {
     this.finish();
+    if (this.refused !== undefined) return this.resolve({ body: this.kept!, refused: this.refused });
     if (this.kept !== undefined) return this.resolve({ body: this.kept, truncatedAt: this.bodyLimit });
     const chunks = this.chunks;
     this.chunks = [];

@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/interpreter/setup.ts';
 import { buildApp } from '../../src/server/app.ts';
+import { MAX_BODY_VALUES, MAX_OBJECT_KEYS } from '../../src/server/body-shape.ts';
 import { closeListening, sendHttp, testApp, testRegistry } from '../support/app.ts';
 import { karmadaRequest, workloadObject } from '../support/workload-module.ts';
 
@@ -270,6 +271,40 @@ describe('body budget', () => {
     expect(answer.statusCode).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ labels: {}, errors: [], warnings: [] });
     expect(await gauge(app, 'request_body_bytes_in_flight')).toBe(0);
+  });
+});
+
+describe('bounds on what a body holds', () => {
+  const labels = Object.fromEntries(Array.from({ length: MAX_OBJECT_KEYS + 1 }, (_, i) => [`k${i}`, 'v']));
+
+  it('a body with an object past the keys bound is refused with a 400 envelope naming it, carrying its uid', async () => {
+    const app = testApp();
+    const envelope = karmadaRequest('Retain', { ...workloadObject(), spec: { labels } }, { observedObject: workloadObject() });
+    const answer = await sendHttp(app, { url: '/interpret?timeout=5s', headers: JSON_TYPE, body: JSON.stringify(envelope) });
+    expect(JSON.parse(answer.body).response).toEqual({
+      uid: envelope.request.uid,
+      successful: false,
+      status: { code: 400, message: `request has an object with more than ${MAX_OBJECT_KEYS} keys; Kubernetes objects have a few thousand at most` },
+    });
+    expect(await gauge(app, 'request_body_bytes_in_flight')).toBe(0);
+  });
+
+  it('a body past the values bound is refused the same way, the rest of it read and dropped', async () => {
+    const app = testApp();
+    const envelope = karmadaRequest('InterpretHealth', { ...workloadObject(), spec: { items: Array.from({ length: MAX_BODY_VALUES }, () => 1) } });
+    const answer = await sendHttp(app, { url: '/interpret?timeout=5s', headers: JSON_TYPE, body: JSON.stringify(envelope) });
+    expect(JSON.parse(answer.body).response).toMatchObject({ uid: envelope.request.uid, successful: false, status: { code: 400 } });
+    expect(JSON.parse(answer.body).response.status.message).toContain(`more than ${MAX_BODY_VALUES} JSON values`);
+    // The connection stays usable: the body was read to its end.
+    expect((await sendHttp(app, { method: 'GET', url: '/healthz' })).status).toBe(200);
+  });
+
+  it('/preserve refuses such a body with a 400 naming the bound', async () => {
+    const app = testApp();
+    const payload = JSON.stringify({ rules: [], observedObject: { ...workloadObject(), status: { labels } } });
+    const answer = await app.inject({ method: 'POST', url: '/preserve', headers: JSON_TYPE, payload });
+    expect(answer.statusCode).toBe(400);
+    expect(JSON.parse(answer.body).error).toContain(`more than ${MAX_OBJECT_KEYS} keys`);
   });
 });
 
