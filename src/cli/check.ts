@@ -43,7 +43,7 @@ export async function run(args: string[], deps: CheckDeps = {}): Promise<number>
   try {
     return await execute(args, deps, stdout);
   } catch (error) {
-    const usage = asUsageError(error);
+    const usage = asUsageError(error, args);
     if (!usage) throw error;
     stderr(`check: ${usage.message}\n${usage.showHelp ? `\n${help}` : ''}`);
     return 2;

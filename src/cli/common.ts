@@ -151,11 +151,17 @@ export function usageError(command: string, error: string | UsageError, help?: s
  * error to stderr as "COMMAND: message" with exit code 1, with its stack when it is a defect (a
  * TypeError, ReferenceError or RangeError). help, when given, follows a usage error.
  */
-export async function runCommand(command: string, help: string | undefined, body: () => Promise<number>): Promise<number> {
+export async function runCommand(
+  command: string,
+  help: string | undefined,
+  body: () => Promise<number>,
+  /** The command's arguments: a missing file named among them is the user's mistake (asUsageError). */
+  args: readonly string[] = process.argv.slice(2),
+): Promise<number> {
   try {
     return await body();
   } catch (error) {
-    const usage = asUsageError(error);
+    const usage = asUsageError(error, args);
     if (usage) return usageError(command, usage, help);
     const defect = DEFECTS.some((type) => error instanceof type) && error instanceof Error && error.stack;
     process.stderr.write(defect ? `${command}: ${error.stack}\n` : `${command}: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -71,7 +71,7 @@ function answeredByFallback({ registry, fallbackLua }: LoadedRegistry): string[]
 }
 
 export async function run(args: string[]): Promise<number> {
-  return runCommand('conformance', undefined, () => execute(args));
+  return runCommand('conformance', undefined, () => execute(args), args);
 }
 
 async function execute(args: string[]): Promise<number> {

@@ -55,7 +55,7 @@ wrong usage (an unknown option, a missing or invalid argument, a file that does 
 `;
 
 export async function run(args: string[]): Promise<number> {
-  return runCommand('interpret', help, () => execute(args));
+  return runCommand('interpret', help, () => execute(args), args);
 }
 
 interface Job {

@@ -40,7 +40,7 @@ export interface PreserveDeps {
 }
 
 export async function run(args: string[], deps: PreserveDeps): Promise<number> {
-  return runCommand('preserve', help, () => execute(args, deps));
+  return runCommand('preserve', help, () => execute(args, deps), args);
 }
 
 async function execute(args: string[], deps: PreserveDeps): Promise<number> {

@@ -40,7 +40,7 @@ resourceinterpretercustomizations (manifests/karmada/register-rbac.yaml).
 `;
 
 export async function run(args: string[]): Promise<number> {
-  return runCommand('register', undefined, () => execute(args));
+  return runCommand('register', undefined, () => execute(args), args);
 }
 
 async function execute(args: string[]): Promise<number> {

@@ -28,7 +28,7 @@ Options:
 `;
 
 export async function run(args: string[]): Promise<number> {
-  return runCommand('replay', help, () => execute(args));
+  return runCommand('replay', help, () => execute(args), args);
 }
 
 async function execute(args: string[]): Promise<number> {
@@ -59,7 +59,7 @@ async function execute(args: string[]): Promise<number> {
   try {
     files = await listExchangeFiles(positionals, (path, reason) => process.stderr.write(`replay: skipped ${path}: ${reason}\n`));
   } catch (error) {
-    return usageError(asUsageError(error)?.message ?? (error as Error).message);
+    return usageError(asUsageError(error, positionals)?.message ?? (error as Error).message);
   }
   if (files.length === 0) return usageError(`no *.json files under ${positionals.join(', ')}`);
   let target: ReplayTarget;

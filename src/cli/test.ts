@@ -26,7 +26,7 @@ ${REGISTRY_FLAGS_HELP}
 `;
 
 export async function run(args: string[]): Promise<number> {
-  return runCommand('test', help, () => execute(args));
+  return runCommand('test', help, () => execute(args), args);
 }
 
 async function execute(args: string[]): Promise<number> {

@@ -128,37 +128,42 @@ export function webhookConfiguration(served: ServedKind[], options: WebhookConfi
 }
 
 export async function run(args: string[]): Promise<number> {
-  return runCommand('webhook-config', undefined, async () => {
-    const { values } = parseArgs({
-      args,
-      options: {
-        url: { type: 'string' },
-        service: { type: 'string' },
-        'ca-file': { type: 'string' },
-        'timeout-seconds': { type: 'string' },
-        name: { type: 'string' },
-        'webhook-name': { type: 'string' },
-        ...KIND_FILTER_FLAGS,
-        ...REGISTRY_FLAGS,
-        ...OUTPUT_FLAG,
-      },
-    });
-    const format = outputFormat(values.output, ['yaml', 'json']);
-    const loaded = await loadRegistry(values);
-    try {
-      requireLoaded(loaded);
-      const config = webhookConfiguration(selectServedKinds(loaded.registry.served(), values), {
-        url: values.url,
-        service: values.service,
-        caBundle: values['ca-file'] ? (await readCaBundle({ caFile: values['ca-file'] })).pem : undefined,
-        timeoutSeconds: values['timeout-seconds'] === undefined ? undefined : Number(values['timeout-seconds']),
-        name: values.name,
-        webhookName: values['webhook-name'],
+  return runCommand(
+    'webhook-config',
+    undefined,
+    async () => {
+      const { values } = parseArgs({
+        args,
+        options: {
+          url: { type: 'string' },
+          service: { type: 'string' },
+          'ca-file': { type: 'string' },
+          'timeout-seconds': { type: 'string' },
+          name: { type: 'string' },
+          'webhook-name': { type: 'string' },
+          ...KIND_FILTER_FLAGS,
+          ...REGISTRY_FLAGS,
+          ...OUTPUT_FLAG,
+        },
       });
-      process.stdout.write(formatMachine(config, format));
-      return 0;
-    } finally {
-      await loaded.close();
-    }
-  });
+      const format = outputFormat(values.output, ['yaml', 'json']);
+      const loaded = await loadRegistry(values);
+      try {
+        requireLoaded(loaded);
+        const config = webhookConfiguration(selectServedKinds(loaded.registry.served(), values), {
+          url: values.url,
+          service: values.service,
+          caBundle: values['ca-file'] ? (await readCaBundle({ caFile: values['ca-file'] })).pem : undefined,
+          timeoutSeconds: values['timeout-seconds'] === undefined ? undefined : Number(values['timeout-seconds']),
+          name: values.name,
+          webhookName: values['webhook-name'],
+        });
+        process.stdout.write(formatMachine(config, format));
+        return 0;
+      } finally {
+        await loaded.close();
+      }
+    },
+    args,
+  );
 }
