@@ -7,6 +7,7 @@ import { foldingHint, scriptLineText } from './parse.ts';
 import { CUSTOMIZATION_RULES, LUA_OPERATIONS, type LuaArgs, type LuaCallOptions, type LuaOperation, type LuaResult } from '../lua/operations.ts';
 import type { MergedTarget, ScriptSource } from './merge.ts';
 import { compareStrings } from './merge.ts';
+import { CIRCUIT_OPEN_MESSAGE } from '../isolation/worker-pool.ts';
 
 /**
  * What runs the scripts: src/isolation/untrusted-work.ts on worker threads (the server and the CLI), or
@@ -104,7 +105,8 @@ function isLuaScriptError(err: unknown): err is Error & LuaScriptErrorShape {
 /**
  * "customization <name>: <Function>: script line N (<file> line F): <lua message>" (the script line is
  * what Karmada reports; the file line is where to look); a deadline shows as
- * "timeout: ..." so it can be told apart from a script error. Errors that are neither Lua errors nor
+ * "timeout: ..." so it can be told apart from a script error, and a call not run because the
+ * customization's calls kept timing out as "not run (circuit breaker): ..." (src/isolation/worker-pool.ts). Errors that are neither Lua errors nor
  * InterpreterErrors are bugs in our code: they pass through unchanged so the dispatcher logs them as such.
  */
 export function toInterpreterError(err: unknown, customization: string, functionName: string, source?: Pick<ScriptSource, 'file' | 'position'>): unknown {
@@ -113,7 +115,9 @@ export function toInterpreterError(err: unknown, customization: string, function
     if (err.abandoned) return new InterpreterError(504, `customization ${customization}: ${err.functionName ?? functionName}: ${err.luaMessage}`, 'timeout');
     const line = err.line !== undefined && err.line > 0 ? err.line : undefined;
     const where = line === undefined ? '' : `${scriptLineText(line, source?.position, source?.file)}: `;
-    const what = err.timeout ? `timeout: ${err.luaMessage}` : `${err.luaMessage}${foldingHint(source?.position)}`;
+    // An answer of an open circuit breaker is about the customization's timeouts, not its script's text.
+    const hint = err.luaMessage.startsWith(CIRCUIT_OPEN_MESSAGE) ? '' : foldingHint(source?.position);
+    const what = err.timeout ? `timeout: ${err.luaMessage}` : `${err.luaMessage}${hint}`;
     return new InterpreterError(
       500,
       `customization ${customization}: ${err.functionName ?? functionName}: ${where}${what}`,

@@ -5,9 +5,13 @@
 // on each busy worker's heap and external memory (ArrayBuffers, which resource limits do not count) ends
 // one that grows past its limit inside a single native call.
 //
-// Queued tasks are shared out round-robin by key (a customization), so a flood of runaway calls of one
-// customization delays the calls of another by at most one time limit: the next free worker takes the
-// oldest task of the next key in turn.
+// Queued tasks are shared out by key (a customization), decision 0016. One worker, the priority lane,
+// takes a key whose last call answered in time before a key not heard from yet, and never a key whose
+// calls time out; the others take keys in turn, those whose calls time out last. So however many keys
+// run away, a working key's call starts within one time limit (the priority lane's current call), and
+// keys whose calls time out hold at most all workers but one. A key whose calls timed out
+// BREAKER_TIMEOUTS times in a row (within BREAKER_WINDOW_MS) has its calls answered at once (circuit
+// open) until a cool-down passes; then one call is let through, and its answer in time closes it.
 //
 // A task is one message to its worker and one message back (decision 0012): text framed by protocol.ts
 // `frame`, a JSON header line with the task's id, then a payload. Both threads sleep in their event loops
@@ -19,10 +23,13 @@ import { frame, unframe } from './protocol.ts';
 
 export type StopReason = 'timeout' | 'memory' | 'crashed' | 'abandoned' | 'closed';
 
+/** A task ended without an answer from its worker: stopped, or never run ('open': its key's circuit is open). */
+export type TaskFailure = StopReason | 'open';
+
 /** A task ended without an answer from its worker. */
 export class WorkerTaskError extends Error {
-  readonly reason: StopReason;
-  constructor(reason: StopReason, message: string) {
+  readonly reason: TaskFailure;
+  constructor(reason: TaskFailure, message: string) {
     super(message);
     this.name = 'WorkerTaskError';
     this.reason = reason;
@@ -59,6 +66,27 @@ export interface WorkerPoolOptions {
   onStop?: (reason: StopReason, key: string) => void;
   /** Makes a worker (default: a node:worker_threads Worker); for tests. */
   createWorker?: (url: URL, options: WorkerOptions) => PoolWorker;
+  /** Whether an answer says its call was stopped at its time limit (default: a protocol.ts WorkerReply with error.timeout). */
+  timedOut?: (answer: Answer) => boolean;
+}
+
+/** Timeouts in a row, each within BREAKER_WINDOW_MS of the first, that open a key's circuit. */
+export const BREAKER_TIMEOUTS = 3;
+export const BREAKER_WINDOW_MS = 60_000;
+/** How long an open circuit answers at once before one call is let through; doubled after each trial that times out. */
+export const BREAKER_COOLDOWN_MS = 10_000;
+export const BREAKER_MAX_COOLDOWN_MS = 300_000;
+
+/** How an answer given at once by an open circuit begins (after the customization and function). */
+export const CIRCUIT_OPEN_MESSAGE = 'not run (circuit breaker)';
+
+/** A key whose circuit is not closed, or whose calls were answered at once (metrics). */
+export interface CircuitStats {
+  key: string;
+  /** Calls are answered at once (open), or one is let through and the others are (trial). */
+  state: 'closed' | 'open' | 'trial';
+  /** Calls answered at once since the pool started. */
+  refused: number;
 }
 
 export interface TaskOptions {
@@ -83,7 +111,40 @@ interface Task {
   options: TaskOptions;
   resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
+  /** Which worker took it: the priority lane, or one of the others (see dispatch). */
+  lane?: 'priority' | 'fair';
+  /** performance.now() when it was sent to its worker. */
+  startedAt?: number;
+  /** The one call let through a circuit whose cool-down passed. */
+  trial?: boolean;
+  /** How it ended is recorded (at the kill for a timeout, before the worker's exit). */
+  recorded?: boolean;
 }
+
+/** Order of queued keys: lower goes first. */
+const PROVEN = 0;
+const UNHEARD = 1;
+const SUSPECT = 2;
+
+/** What the pool remembers of a key: how its calls ended, and its circuit. */
+interface KeyState {
+  /** The last finished call answered in time. */
+  proven: boolean;
+  /** End times of the timeouts since the last answer in time (the streak that opens the circuit). */
+  timeouts: number[];
+  /** While set, the circuit is open until this time (performance.now()), then lets one call through. */
+  openUntil?: number;
+  cooldownMs: number;
+  /** The trial call is queued or running. */
+  trying: boolean;
+  /** Timeouts in a row since the last answer in time, and when the first of them ended (the answers name them). */
+  streak: number;
+  streakSince: number;
+  refused: number;
+}
+
+/** Keys remembered (customizations of the loaded set; idle ones are forgotten past this). */
+const MAX_KEYS = 4096;
 
 interface Slot {
   worker: PoolWorker;
@@ -121,6 +182,7 @@ export class WorkerPool {
   /** Consecutive workers that died before becoming ready: a broken worker file must not spin. */
   private failedStarts = 0;
   private readonly resourceLimits: ResourceLimits;
+  private readonly keys = new Map<string, KeyState>();
 
   constructor(options: WorkerPoolOptions) {
     this.options = {
@@ -128,6 +190,7 @@ export class WorkerPool {
       memoryCheckMs: 50,
       restartBackoffMs: 1000,
       createWorker: (url, workerOptions) => new Worker(url, workerOptions),
+      timedOut: (answer) => answer.header.ok === false && answer.header.error?.timeout === true,
       ...options,
     };
     const limitMb = Math.ceil(options.memoryLimitBytes / 1048576);
@@ -140,11 +203,17 @@ export class WorkerPool {
     return this.options.size;
   }
 
-  /** Workers running a task, and tasks waiting for one. */
-  stats(): { workers: number; busy: number; queued: number } {
+  /** Workers running a task, tasks waiting for one, and the keys whose circuit is not closed or refused calls. */
+  stats(): { workers: number; busy: number; queued: number; circuits: CircuitStats[] } {
     let busy = 0;
     for (const slot of this.slots) if (slot.task) busy++;
-    return { workers: this.slots.size, busy, queued: this.queued() };
+    const now = performance.now();
+    const circuits: CircuitStats[] = [];
+    for (const [key, state] of this.keys) {
+      if (state.openUntil === undefined && state.refused === 0) continue;
+      circuits.push({ key, state: state.openUntil === undefined ? 'closed' : now < state.openUntil ? 'open' : 'trial', refused: state.refused });
+    }
+    return { workers: this.slots.size, busy, queued: this.queued(), circuits };
   }
 
   /** Starts the workers now (otherwise the first task does); resolves once each has started or failed. */
@@ -156,8 +225,18 @@ export class WorkerPool {
   /** Runs one task (a header and a payload) on a worker; resolves with the worker's answer. */
   run(header: Record<string, unknown>, payload: string, options: TaskOptions): Promise<Answer> {
     if (this.closed) return Promise.reject(new WorkerTaskError('closed', 'the worker pool is closed'));
+    const state = this.keyState(options.key);
+    let trial = false;
+    if (state.openUntil !== undefined) {
+      // Open: answered at once until the cool-down passes; then one call is let through at a time.
+      if (performance.now() < state.openUntil || state.trying) {
+        state.refused++;
+        return Promise.reject(new WorkerTaskError('open', this.openMessage(state)));
+      }
+      state.trying = trial = true;
+    }
     return new Promise<Answer>((resolve, reject) => {
-      const task: Task = { header: { ...header, id: this.nextId++ }, payload, options, resolve, reject };
+      const task: Task = { header: { ...header, id: this.nextId++ }, payload, options, resolve, reject, trial };
       let queue = this.queues.get(options.key);
       if (!queue) {
         queue = [];
@@ -219,6 +298,7 @@ export class WorkerPool {
     clearTimeout(slot.killTimer);
     slot.task = undefined;
     if (typeof answer.header.idleBytes === 'number') slot.idleBytes = answer.header.idleBytes;
+    this.finished(task, this.options.timedOut(answer) ? 'timeout' : 'in-time');
     task.resolve(answer);
     this.dispatch();
   }
@@ -243,6 +323,7 @@ export class WorkerPool {
     if (!slot.ready) this.failedStarts++;
     if (task) {
       const reason = slot.stopping ?? 'crashed';
+      this.finished(task, reason === 'timeout' ? 'timeout' : 'other');
       task.reject(new WorkerTaskError(reason, stopMessage(reason, task.options.timeoutMs, this.options.memoryLimitBytes)));
       this.options.onStop?.(reason, task.options.key);
     }
@@ -268,43 +349,168 @@ export class WorkerPool {
   }
 
   private failQueued(error: WorkerTaskError): void {
-    for (const queue of this.queues.values()) for (const task of queue) task.reject(error);
+    for (const queue of this.queues.values()) for (const task of queue) this.drop(task, error);
     this.queues.clear();
     this.turn.length = 0;
   }
 
-  /** Hands queued tasks to idle, ready workers, keys in turn; starts missing workers while tasks wait. */
+  /** Fails a task that will not run; a trial that does not run leaves the next call to be the trial. */
+  private drop(task: Task, error: WorkerTaskError): void {
+    if (task.trial) this.keyState(task.options.key).trying = false;
+    task.reject(error);
+  }
+
+  private keyState(key: string): KeyState {
+    let state = this.keys.get(key);
+    if (state) return state;
+    if (this.keys.size >= MAX_KEYS) this.forgetIdleKeys();
+    state = { proven: false, timeouts: [], cooldownMs: BREAKER_COOLDOWN_MS, trying: false, streak: 0, streakSince: 0, refused: 0 };
+    this.keys.set(key, state);
+    return state;
+  }
+
+  /** Keys with a closed circuit and nothing queued or running: what they had earned is lost, nothing else. */
+  private forgetIdleKeys(): void {
+    const running = new Set<string>();
+    for (const slot of this.slots) if (slot.task) running.add(slot.task.options.key);
+    for (const [key, state] of this.keys) {
+      if (state.openUntil === undefined && !this.queues.has(key) && !running.has(key)) this.keys.delete(key);
+    }
+  }
+
+  /** Records how a call of a key ended: the key's standing, and its circuit. */
+  private finished(task: Task, outcome: 'in-time' | 'timeout' | 'other'): void {
+    if (task.recorded) return;
+    task.recorded = true;
+    const state = this.keyState(task.options.key);
+    if (task.trial) state.trying = false;
+    if (outcome === 'other') return; // stopped for memory or crashed: no word on time
+    if (state.openUntil !== undefined && !task.trial) return; // while open, only the trial decides
+    if (outcome === 'in-time') {
+      state.proven = true;
+      state.timeouts.length = 0;
+      state.streak = 0;
+      if (task.trial) {
+        state.openUntil = undefined;
+        state.cooldownMs = BREAKER_COOLDOWN_MS;
+      }
+      return;
+    }
+    const now = performance.now();
+    state.proven = false;
+    if (state.streak++ === 0) state.streakSince = now;
+    state.timeouts.push(now);
+    while (now - state.timeouts[0]! > BREAKER_WINDOW_MS) state.timeouts.shift();
+    if (task.trial) {
+      state.cooldownMs = Math.min(BREAKER_MAX_COOLDOWN_MS, state.cooldownMs * 2);
+      this.open(task.options.key, state, now);
+    } else if (state.openUntil === undefined && state.timeouts.length >= BREAKER_TIMEOUTS) {
+      this.open(task.options.key, state, now);
+    }
+  }
+
+  /** Opens a key's circuit: its queued calls are answered now, and the next ones until the cool-down passes. */
+  private open(key: string, state: KeyState, now: number): void {
+    state.openUntil = now + state.cooldownMs;
+    const queue = this.queues.get(key);
+    if (!queue) return;
+    this.queues.delete(key);
+    this.turn.splice(this.turn.indexOf(key), 1);
+    for (const task of queue) {
+      state.refused++;
+      this.drop(task, new WorkerTaskError('open', this.openMessage(state)));
+    }
+  }
+
+  private openMessage(state: KeyState): string {
+    const now = performance.now();
+    const then = state.trying
+      ? 'one call is being tried before the others run'
+      : `its calls are answered at once for the next ${Math.ceil((state.openUntil! - now) / 1000)} s, then one is tried`;
+    return `${CIRCUIT_OPEN_MESSAGE}: its last ${state.streak} calls timed out, the first ${((now - state.streakSince) / 1000).toFixed(1)} s ago; ${then}`;
+  }
+
+  /**
+   * PROVEN, UNHEARD or SUSPECT: a key with a call running past its time limit, a streak of timeouts or a
+   * circuit not closed is SUSPECT. A streak older than the window is forgotten.
+   */
+  private standing(key: string, now: number): number {
+    for (const slot of this.slots) {
+      const task = slot.task;
+      if (task?.options.key === key && now - task.startedAt! > task.options.timeoutMs) return SUSPECT;
+    }
+    const state = this.keys.get(key);
+    if (!state) return UNHEARD;
+    if (state.openUntil !== undefined) return SUSPECT;
+    if (state.timeouts.length > 0) {
+      if (now - state.timeouts[state.timeouts.length - 1]! <= BREAKER_WINDOW_MS) return SUSPECT;
+      state.timeouts.length = 0;
+    }
+    return state.proven ? PROVEN : UNHEARD;
+  }
+
+  /**
+   * Hands queued tasks to idle, ready workers; starts missing workers while tasks wait. One worker at a time
+   * is the priority lane: it takes a key whose last call answered in time before one not heard from, and
+   * never a key whose calls time out, so however many of those wait, a working key's call starts as soon as
+   * that worker's current call ends: within one time limit. The others take keys in turn, keys whose calls
+   * time out last (a single worker does both).
+   */
   private dispatch(): void {
     if (this.closed) return;
     if (this.queued() > 0 && this.failedStarts < 3) while (this.slots.size < this.options.size) this.spawn();
     for (const slot of this.slots) {
       if (!slot.ready || slot.task || slot.stopping) continue;
-      const task = this.nextTask();
+      let priority = false;
+      let fair = 0;
+      for (const other of this.slots) {
+        if (other.task?.lane === 'priority') priority = true;
+        else if (other.task) fair++;
+      }
+      const single = this.options.size === 1;
+      const task =
+        (!priority && !single ? this.nextTask('priority') : undefined) ?? (single || fair < this.options.size - 1 ? this.nextTask('fair') : undefined);
       if (!task) break;
       this.assign(slot, task);
     }
     this.updateRefs();
   }
 
-  private nextTask(): Task | undefined {
+  /**
+   * The oldest task of the first key in turn among the best standing the lane takes: PROVEN, then UNHEARD
+   * for the priority lane; PROVEN or UNHEARD alike, then SUSPECT, for the others. Tasks whose caller's
+   * deadline passed are failed on the way.
+   */
+  private nextTask(lane: 'priority' | 'fair'): Task | undefined {
     const now = performance.now();
-    while (this.turn.length > 0) {
-      const key = this.turn.shift()!;
+    for (;;) {
+      let best = -1;
+      let bestRank = Infinity;
+      for (let i = 0; i < this.turn.length; i++) {
+        const standing = this.standing(this.turn[i]!, now);
+        if (lane === 'priority' && standing === SUSPECT) continue;
+        const rank = lane === 'priority' ? standing : standing === SUSPECT ? 1 : 0;
+        if (rank < bestRank) [best, bestRank] = [i, rank];
+        if (rank === 0) break;
+      }
+      if (best < 0) return undefined;
+      const key = this.turn.splice(best, 1)[0]!;
       const queue = this.queues.get(key)!;
       const task = queue.shift()!;
       if (queue.length > 0) this.turn.push(key);
       else this.queues.delete(key);
       if (task.options.notAfter !== undefined && now >= task.options.notAfter) {
-        task.reject(new WorkerTaskError('abandoned', "not run: the request's deadline passed while the call waited for a worker"));
+        this.drop(task, new WorkerTaskError('abandoned', "not run: the request's deadline passed while the call waited for a worker"));
         continue;
       }
+      task.lane = lane;
       return task;
     }
-    return undefined;
   }
 
   private assign(slot: Slot, task: Task): void {
     slot.task = task;
+    task.startedAt = performance.now();
     this.watchMemory();
     slot.killTimer = setTimeout(() => this.stop(slot, 'timeout'), task.options.timeoutMs + this.options.graceMs);
     let header = task.header;
@@ -322,6 +528,8 @@ export class WorkerPool {
   private stop(slot: Slot, reason: StopReason): void {
     if (slot.stopping) return;
     slot.stopping = reason;
+    // Known now: its key's next call, picked while this worker is still ending, is taken as a timing-out key's.
+    if (reason === 'timeout' && slot.task) this.finished(slot.task, 'timeout');
     void slot.worker.terminate();
   }
 

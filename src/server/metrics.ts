@@ -2,7 +2,7 @@
 // process). Label values are bounded: kinds we do not serve and unknown operations are counted as
 // "other", so a caller cannot grow the number of series.
 import { Counter, Gauge, Histogram, Registry as PromRegistry, collectDefaultMetrics } from 'prom-client';
-import type { StopReason } from '../isolation/worker-pool.ts';
+import type { CircuitStats, StopReason } from '../isolation/worker-pool.ts';
 import { OPERATIONS } from '../interpreter/types.ts';
 import type { BodyBudget } from './request-body.ts';
 
@@ -155,8 +155,15 @@ export class Metrics {
     this.openConnections.set(listener, open);
   }
 
-  /** Gauges read when Prometheus scrapes: the worker pool and the loaded customizations. */
-  watchUntrustedWork(stats: () => { workers: number; busy: number; queued: number }, luaTargets: () => { builtin: number; user: number }): void {
+  /**
+   * Gauges read when Prometheus scrapes: the worker pool, its circuit breakers (one series per key whose
+   * circuit is not closed or has answered calls at once: keys are the loaded customizations) and the
+   * loaded customizations.
+   */
+  watchUntrustedWork(
+    stats: () => { workers: number; busy: number; queued: number; circuits?: CircuitStats[] },
+    luaTargets: () => { builtin: number; user: number },
+  ): void {
     new Gauge({
       name: `${METRIC_PREFIX}untrusted_workers`,
       help: 'Worker threads for Lua customizations and state-preservation JSONPath, by state (busy, idle).',
@@ -166,6 +173,27 @@ export class Metrics {
         const s = stats();
         this.set({ state: 'busy' }, s.busy);
         this.set({ state: 'idle' }, s.workers - s.busy);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}lua_circuit_open`,
+      help: 'Customizations whose calls are answered at once after timeouts in a row (circuit breaker): 1 while open or while one call is tried, by customization ("preserve": state-preservation JSONPath).',
+      labelNames: ['customization'] as const,
+      registers: this.registers,
+      collect() {
+        this.reset();
+        for (const circuit of stats().circuits ?? []) if (circuit.state !== 'closed') this.set({ customization: circuit.key }, 1);
+      },
+    });
+    new Counter({
+      name: `${METRIC_PREFIX}lua_circuit_refused_total`,
+      help: "Calls answered at once, without running, because their customization's circuit was open, by customization.",
+      labelNames: ['customization'] as const,
+      registers: this.registers,
+      collect() {
+        // The pool keeps the totals; a customization it forgot (an idle one, past thousands) drops its series.
+        this.reset();
+        for (const circuit of stats().circuits ?? []) if (circuit.refused > 0) this.inc({ customization: circuit.key }, circuit.refused);
       },
     });
     new Gauge({

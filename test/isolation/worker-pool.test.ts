@@ -3,16 +3,25 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { frame, unframe } from '../../src/isolation/protocol.ts';
-import { WorkerPool, WorkerTaskError, type PoolWorker, type StopReason, type WorkerPoolOptions } from '../../src/isolation/worker-pool.ts';
+import {
+  BREAKER_COOLDOWN_MS,
+  BREAKER_WINDOW_MS,
+  WorkerPool,
+  WorkerTaskError,
+  type PoolWorker,
+  type StopReason,
+  type WorkerPoolOptions,
+} from '../../src/isolation/worker-pool.ts';
 
 class FakeWorker extends EventEmitter implements PoolWorker {
-  readonly received: Array<{ header: Record<string, any>; payload: string }> = [];
+  /** Each task as sent, with the (fake) time it was sent at. */
+  readonly received: Array<{ header: Record<string, any>; payload: string; at: number }> = [];
   heapBytes = 1000;
   terminated = false;
   referenced = true;
 
   postMessage(text: string): void {
-    this.received.push(unframe(text));
+    this.received.push({ ...unframe(text), at: performance.now() });
   }
   terminate(): Promise<number> {
     if (!this.terminated) {
@@ -41,6 +50,12 @@ class FakeWorker extends EventEmitter implements PoolWorker {
     task.header.answered = true;
     this.emit('message', frame({ id: task.header.id, idleBytes: this.heapBytes }, payload));
   }
+  /** Answers the oldest unanswered task as the worker does a Lua call it stopped at its time limit. */
+  answerTimeout(): void {
+    const task = this.received.find((t) => !t.header.answered)!;
+    task.header.answered = true;
+    this.emit('message', frame({ id: task.header.id, idleBytes: this.heapBytes, ok: false, error: { message: '', luaMessage: 'timed out', timeout: true } }));
+  }
   crash(code?: string): void {
     this.emit('error', Object.assign(new Error('boom'), { code }));
     this.terminated = true;
@@ -55,7 +70,8 @@ describe('WorkerPool', () => {
   let stops: Array<[StopReason, string]>;
   let pool: WorkerPool;
 
-  function makePool(options: Partial<WorkerPoolOptions> = {}): WorkerPool {
+  function makePool(options: Partial<WorkerPoolOptions> & { readyAtOnce?: boolean } = {}): WorkerPool {
+    const { readyAtOnce, ...poolOptions } = options;
     pool = new WorkerPool({
       workerUrl: new URL('file:///fake-worker.js'),
       size: 1,
@@ -67,9 +83,10 @@ describe('WorkerPool', () => {
       createWorker: () => {
         const worker = new FakeWorker();
         workers.push(worker);
+        if (readyAtOnce) queueMicrotask(() => worker.ready());
         return worker;
       },
-      ...options,
+      ...poolOptions,
     });
     return pool;
   }
@@ -100,7 +117,7 @@ describe('WorkerPool', () => {
     expect(workers).toHaveLength(1);
     expect(workers[0]!.received).toEqual([]); // not before the worker is ready
     workers[0]!.ready();
-    expect(workers[0]!.received).toEqual([{ header: { type: 'x', id: 1 }, payload: '[1,2]' }]);
+    expect(workers[0]!.received).toEqual([{ header: { type: 'x', id: 1 }, payload: '[1,2]', at: 0 }]);
     workers[0]!.emit('message', frame({ id: 99 }, '"stale"')); // an answer to no task of this worker is ignored
     workers[0]!.answer('{"ok":true}');
     await flush();
@@ -274,5 +291,214 @@ describe('WorkerPool', () => {
     expect(running.error!.reason).toBe('closed');
     expect(queued.error!.reason).toBe('closed');
     await expect(pool.run({}, '', { key: 'c', timeoutMs: 1000 })).rejects.toMatchObject({ reason: 'closed' });
+  });
+  describe('fairness under runaway customizations, and the circuit breaker', () => {
+    const TIMEOUT = 1000;
+    const GRACE = 250;
+    /** The task named `name` as its worker received it, and that worker. */
+    const sent = (name: string) => {
+      for (const worker of workers) {
+        const task = worker.received.find((t) => t.header.name === name);
+        if (task) return { ...task, worker };
+      }
+      return undefined;
+    };
+    const run = (name: string, key: string, extra: { notAfter?: number } = {}) => outcome(pool.run({ name }, '', { key, timeoutMs: TIMEOUT, ...extra }));
+    /** Queues each runaway key's calls (never answered: each is stopped at the limit plus the grace). */
+    const flood = (keys: number, callsOf: (i: number) => number) =>
+      Array.from({ length: keys }, (_, k) => Array.from({ length: callsOf(k) }, (_, c) => run(`runaway-${k}-${c}`, `runaway-${k}`))).flat();
+
+    it('8 customizations running away on 2 workers: a customization that answered before starts within one time limit, every call of it before its deadline', async () => {
+      makePool({ size: 2, readyAtOnce: true });
+      const warm = run('victim-warm', 'victim');
+      await flush();
+      sent('victim-warm')!.worker.answer();
+      await flush();
+      expect(warm.value).toBeDefined();
+
+      const runaway = flood(8, (k) => (k % 2 === 0 ? 2 : 1));
+      await vi.advanceTimersByTimeAsync(50);
+      const queuedAt = performance.now();
+      // Five calls with Karmada's ?timeout=3s (2.7 s to answer).
+      const victims = Array.from({ length: 5 }, (_, i) => run(`victim-${i}`, 'victim', { notAfter: queuedAt + 2700 }));
+      await vi.advanceTimersByTimeAsync(TIMEOUT + GRACE - 50);
+      // The two runaways started first were stopped; both freed workers went to the victim before the six runaway
+      // customizations queued before it (round-robin by arrival had put it ninth: four time limits).
+      expect(runaway.filter((r) => r.settled)).toHaveLength(2);
+      for (let i = 0; i < 5; i++) {
+        const task = sent(`victim-${i}`);
+        expect(task, `victim-${i}`).toBeDefined();
+        expect(task!.at - queuedAt).toBeLessThanOrEqual(TIMEOUT + GRACE);
+        task!.worker.answer();
+        await flush();
+      }
+      for (const victim of victims) expect(victim.value).toBeDefined();
+    });
+
+    it('once the runaways have timed out they hold all workers but one, so even a customization never heard from starts at once', async () => {
+      makePool({ size: 2, readyAtOnce: true });
+      const runaway = flood(8, () => 2);
+      await flush();
+      // Four rounds: each key's first call; keys not heard from go before keys that timed out.
+      for (let round = 0; round < 4; round++) await vi.advanceTimersByTimeAsync(TIMEOUT + GRACE);
+      expect(runaway.filter((r) => r.error?.reason === 'timeout')).toHaveLength(8);
+      expect(pool.stats()).toMatchObject({ busy: 1, queued: 7 }); // the second calls, one at a time
+      const newcomer = run('newcomer', 'newcomer');
+      await flush();
+      expect(sent('newcomer')?.at).toBe(performance.now());
+      sent('newcomer')!.worker.answer();
+      await flush();
+      expect(newcomer.value).toBeDefined();
+      expect(pool.stats()).toMatchObject({ busy: 1, queued: 7 });
+    });
+
+    it('a working customization with a backlog does not starve one not heard from: the other workers take keys in turn', async () => {
+      makePool({ size: 2, readyAtOnce: true });
+      const warm = run('busy-warm', 'busy');
+      await flush();
+      sent('busy-warm')!.worker.answer();
+      await flush();
+      const backlog = Array.from({ length: 6 }, (_, i) => run(`busy-${i}`, 'busy'));
+      const newcomer = run('newcomer', 'newcomer');
+      for (let i = 0; i < 3; i++) {
+        for (const worker of workers) if (worker.received.some((t) => !t.header.answered)) worker.answer();
+        await flush();
+      }
+      expect(warm.value).toBeDefined();
+      expect(newcomer.value).toBeDefined();
+      expect(backlog.filter((b) => b.settled).length).toBeLessThan(6);
+    });
+
+    it('opens the circuit after 3 timeouts in a row: queued and later calls are answered at once, naming the timeouts', async () => {
+      makePool({ readyAtOnce: true });
+      const calls = Array.from({ length: 5 }, (_, i) => run(`spin-${i}`, 'spin'));
+      const other = run('other', 'other');
+      await flush();
+      for (let i = 0; i < 3; i++) {
+        await vi.advanceTimersByTimeAsync(TIMEOUT);
+        workers[0]!.answerTimeout(); // the worker stopped the script itself
+        await flush();
+        if (i === 0) {
+          // `other` takes its turn between them (a key that timed out goes after one not heard from).
+          workers[0]!.answer();
+          await flush();
+        }
+      }
+      expect(other.value).toBeDefined();
+      expect(calls.slice(0, 3).every((c) => c.value?.header.ok === false)).toBe(true);
+      const message =
+        'not run (circuit breaker): its last 3 calls timed out, the first 2.0 s ago; its calls are answered at once for the next 10 s, then one is tried';
+      for (const queued of calls.slice(3)) expect(queued.error).toMatchObject({ reason: 'open', message });
+      await vi.advanceTimersByTimeAsync(4000);
+      const later = run('spin-later', 'spin');
+      await flush();
+      expect(later.error).toMatchObject({
+        reason: 'open',
+        message: expect.stringContaining('the first 6.0 s ago; its calls are answered at once for the next 6 s'),
+      });
+      expect(workers[0]!.received.map((t) => t.header.name)).toEqual(['spin-0', 'other', 'spin-1', 'spin-2']);
+      expect(pool.stats().circuits).toEqual([{ key: 'spin', state: 'open', refused: 3 }]);
+    });
+
+    it('keeps the circuit closed when an answer in time breaks the streak, or the timeouts are further apart than the window', async () => {
+      makePool({ readyAtOnce: true });
+      await flush();
+      const answer = async (name: string, key: string, how: 'answer' | 'answerTimeout', after = 0) => {
+        await vi.advanceTimersByTimeAsync(after);
+        const call = run(name, key);
+        await flush();
+        workers[0]![how]();
+        await flush();
+        return call;
+      };
+      await answer('a-1', 'a', 'answerTimeout');
+      await answer('a-2', 'a', 'answerTimeout');
+      await answer('a-3', 'a', 'answer');
+      await answer('a-4', 'a', 'answerTimeout');
+      await answer('a-5', 'a', 'answerTimeout');
+      expect((await answer('a-6', 'a', 'answer')).value).toBeDefined();
+      await answer('b-1', 'b', 'answerTimeout');
+      await answer('b-2', 'b', 'answerTimeout', BREAKER_WINDOW_MS / 2 + 1);
+      await answer('b-3', 'b', 'answerTimeout', BREAKER_WINDOW_MS / 2 + 1);
+      expect((await answer('b-4', 'b', 'answer')).value).toBeDefined();
+      expect(pool.stats().circuits).toEqual([]);
+    });
+
+    it('does not count a call stopped for memory as a timeout', async () => {
+      makePool({ readyAtOnce: true });
+      await flush();
+      for (let i = 0; i < 3; i++) {
+        const call = run(`hog-${i}`, 'hog');
+        await flush();
+        workers.at(-1)!.crash('ERR_WORKER_OUT_OF_MEMORY');
+        await flush();
+        expect(call.error?.reason).toBe('memory');
+      }
+      const next = run('hog-next', 'hog');
+      await flush();
+      expect(sent('hog-next')).toBeDefined();
+      expect(next.settled).toBe(false);
+    });
+
+    it('after the cool-down lets one call through: a timeout opens the circuit for twice as long, an answer in time closes it', async () => {
+      makePool({ readyAtOnce: true });
+      await flush();
+      for (let i = 0; i < 3; i++) {
+        run(`spin-${i}`, 'spin');
+        await flush();
+        workers[0]!.answerTimeout();
+        await flush();
+      }
+      await vi.advanceTimersByTimeAsync(BREAKER_COOLDOWN_MS);
+      const trial = run('trial-1', 'spin');
+      const meanwhile = run('meanwhile', 'spin');
+      await flush();
+      expect(sent('trial-1')).toBeDefined();
+      expect(meanwhile.error).toMatchObject({ reason: 'open', message: expect.stringContaining('one call is being tried before the others run') });
+      expect(pool.stats().circuits).toEqual([{ key: 'spin', state: 'trial', refused: 1 }]);
+      workers[0]!.answerTimeout();
+      await flush();
+      expect(trial.value?.header.ok).toBe(false);
+      const refused = run('refused', 'spin');
+      await flush();
+      expect(refused.error?.message).toMatch(/its last 4 calls timed out, the first \d+\.\d s ago; its calls are answered at once for the next 20 s/);
+      await vi.advanceTimersByTimeAsync(2 * BREAKER_COOLDOWN_MS);
+      const second = run('trial-2', 'spin');
+      await flush();
+      workers[0]!.answer();
+      await flush();
+      expect(second.value).toBeDefined();
+      const closed = [run('closed-1', 'spin'), run('closed-2', 'spin')];
+      await flush();
+      expect(sent('closed-1')).toBeDefined();
+      workers[0]!.answer();
+      await flush();
+      workers[0]!.answer();
+      await flush();
+      expect(closed.every((c) => c.value)).toBe(true);
+      expect(pool.stats().circuits).toEqual([{ key: 'spin', state: 'closed', refused: 2 }]);
+    });
+
+    it('a trial call that never ran (its deadline passed in the queue) leaves the next call to be the trial', async () => {
+      makePool({ readyAtOnce: true });
+      await flush();
+      for (let i = 0; i < 3; i++) {
+        run(`spin-${i}`, 'spin');
+        await flush();
+        workers[0]!.answerTimeout();
+        await flush();
+      }
+      await vi.advanceTimersByTimeAsync(BREAKER_COOLDOWN_MS);
+      const busy = run('busy', 'other');
+      const trial = run('trial', 'spin', { notAfter: performance.now() + 100 });
+      await vi.advanceTimersByTimeAsync(200);
+      workers[0]!.answer();
+      await flush();
+      expect(trial.error?.reason).toBe('abandoned');
+      expect(busy.value).toBeDefined();
+      run('next', 'spin');
+      await flush();
+      expect(sent('next')).toBeDefined();
+    });
   });
 });
