@@ -2,6 +2,8 @@
 // At start a file that fails to load keeps the server unready (a broken ConfigMap must stop a rolling
 // update) unless --serve-with-broken-customizations; after a rejected reload the last good set keeps
 // serving (watch.ts) and the server stays ready, saying which files serve their last good copy.
+// /readyz is unauthenticated: the files it names are the configured paths and what the walk found inside
+// them (files.ts never yields a path out of a folder, decision 0014); a problem is clipped to 200 characters.
 import type { LoadProblem, LoadResult } from './loader.ts';
 
 /** Longest problem text quoted per file in /readyz (the log has them all, whole). */
