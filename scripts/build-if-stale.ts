@@ -1,12 +1,13 @@
 // `npm start` runs this first: compiles to dist/ only when a source is newer than the last build, so a
 // restart does not pay for a TypeScript build (several seconds on a small machine) it does not need.
 // A folder's mtime changes when a file is added, removed or renamed in it, so walking folders too
-// catches those. After a build the build-info file is touched, as tsc leaves it alone when no output changed.
+// catches those. The playground's page is bundled with the same trigger. After a build the build-info file is touched, as tsc leaves it alone when no output changed.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildPlaygroundAssets } from '../src/playground/build-assets.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BUILD_INFO = join(ROOT, 'dist', '.tsbuildinfo');
@@ -47,6 +48,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     const result = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
     if (result.status !== 0) process.exit(result.status ?? 1);
+    // The page of `playground` (dist/playground) is built from src/ too.
+    await buildPlaygroundAssets(ROOT);
     const now = new Date();
     utimesSync(BUILD_INFO, now, now);
   }

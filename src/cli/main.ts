@@ -26,6 +26,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
   'webhook-config': { summary: 'print the ResourceInterpreterWebhookConfiguration for the served kinds', load: () => import('./webhook-config.ts') },
   register: { summary: 'apply the ResourceInterpreterWebhookConfiguration to karmada-apiserver (server-side apply)', load: () => import('./register.ts') },
+  playground: { summary: 'a local page to write and try customizations: every operation answered as you type', load: () => import('./playground.ts') },
   replay: { summary: 'replay recorded exchanges (serve --record, test/fixtures) and show what would change', load: () => import('./replay.ts') },
   preserve: {
     summary: 'evaluate failover state-preservation rules against an object, as Karmada would',

@@ -1,0 +1,23 @@
+// Bundles the playground's page (src/playground/web/) into dist/playground/main.js and main.css: one
+// script and one stylesheet the server serves itself, so the page fetches nothing from another origin.
+// Run by `npm run build` (and by scripts/build-if-stale.ts for `npm start`); esbuild is a build-time dependency.
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export async function buildPlaygroundAssets(root: string): Promise<void> {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [join(root, 'src', 'playground', 'web', 'main.ts')],
+    outdir: join(root, 'dist', 'playground'),
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2022',
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await buildPlaygroundAssets(resolve(import.meta.dirname, '..', '..'));
+}

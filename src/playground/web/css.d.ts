@@ -1,0 +1,2 @@
+// esbuild bundles imported CSS into main.css beside main.js.
+declare module '*.css';
