@@ -1,6 +1,7 @@
 // The one wrapper around every interpreter call, shared by the server and the CLI: find the
 // implementation, hand it its inputs (a private copy of what it may change), validate what comes back,
 // and turn every failure into a status code and message Karmada can log.
+import { dependencyBoundProblem } from './answer-limits.ts';
 import { copyJson } from './copy.ts';
 import type { LayerName, Registry } from './registry.ts';
 import {
@@ -94,7 +95,7 @@ function checkInput(operation: Operation, input: InterpretInput): string | undef
   }
   if (operation === 'ReviseReplica') {
     const r = input.replicas;
-    if (typeof r !== 'number' || !Number.isInteger(r) || r < 0) return `ReviseReplica needs request.replicas >= 0, got ${JSON.stringify(r)}`;
+    if (typeof r !== 'number' || !Number.isInteger(r) || r < 0) return `ReviseReplica needs request.replicas >= 0, got ${quoted(r)}`;
   }
   return undefined;
 }
@@ -149,8 +150,17 @@ function resultProblem(result: InterpretResult): string | undefined {
     case 'InterpretStatus':
       return statusProblem(result.status);
     case 'InterpretHealth':
-      return typeof result.healthy === 'boolean' ? undefined : `healthy must be a boolean, got ${JSON.stringify(result.healthy)}`;
+      return typeof result.healthy === 'boolean' ? undefined : `healthy must be a boolean, got ${quoted(result.healthy)}`;
     case 'InterpretDependency':
-      return dependenciesProblem(result.dependencies);
+      // The merged answer of several customizations is bounded as it is merged; this bounds every layer's.
+      return (Array.isArray(result.dependencies) && dependencyBoundProblem(result.dependencies.length, 0)) || dependenciesProblem(result.dependencies);
   }
+}
+
+/** A value named in a message, in a few dozen characters (the request or a module chose it): never a whole object's JSON. */
+function quoted(value: unknown): string {
+  if (typeof value === 'string') return value.length <= 64 ? JSON.stringify(value) : `${JSON.stringify(value.slice(0, 64))}… (${value.length} characters)`;
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value === 'object' && value !== null) return 'an object';
+  return String(value);
 }

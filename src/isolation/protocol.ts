@@ -36,8 +36,16 @@ export interface WorkerError {
   timeout?: boolean;
 }
 
-/** An answer's header; a successful one's payload is the result. */
-export type WorkerReply = { id: number; prints: string[]; compiled: boolean; idleBytes: number } & ({ ok: true } | { ok: false; error: WorkerError });
+/**
+ * An answer's header; a successful one's payload is the result, or with `patch` (OBJECT_OPERATIONS) the
+ * JSON Patch from the call's first argument to the object the script returned (src/protocol/patch.ts).
+ */
+export type WorkerReply = { id: number; prints: string[]; compiled: boolean; idleBytes: number } & (
+  { ok: true; patch?: true } | { ok: false; error: WorkerError }
+);
+
+/** The operations whose result is the object they were given, changed: answered as a patch. */
+export const OBJECT_OPERATIONS: ReadonlySet<LuaOperation> = new Set<LuaOperation>(['ReviseReplica', 'Retain', 'AggregateStatus']);
 
 /** Largest result a worker sends back (JSON text). Results are objects like the request's, at most a few MiB. */
 export const MAX_RESULT_BYTES = 16 * 1024 * 1024;

@@ -8,6 +8,7 @@ import { compileCheck } from '../lua/compile-check.ts';
 import { LuaScriptError } from '../lua/errors.ts';
 import type { LuaArgs, LuaCallOptions, LuaOperation, LuaResult } from '../lua/operations.ts';
 import type { PreservationResult } from '../preservation/evaluate.ts';
+import { applyKnownPatch, type PatchOperation } from '../protocol/patch.ts';
 import type { UntrustedWorkerData, WorkerReply } from './protocol.ts';
 import { defaultWorkerCount, WorkerPool, WorkerTaskError, type Answer, type StopReason } from './worker-pool.ts';
 
@@ -117,6 +118,12 @@ export class UntrustedWork implements CustomizationRuntime {
     if (!reply.ok) {
       const e = reply.error;
       throw new LuaScriptError(e.luaMessage ?? e.message, { functionName: e.functionName, line: e.line, timeout: e.timeout });
+    }
+    if (reply.patch) {
+      // The worker diffed the object it was given (the request's, read from its text) against the
+      // script's result: the answer is that patch applied to our copy of the object, copying only what it
+      // changes, and the exchange answers that very patch (patch.ts diff) instead of diffing again.
+      return applyKnownPatch(args[0] as object, JSON.parse(answer.payload) as PatchOperation[], answer.payload) as LuaResult<O>;
     }
     return JSON.parse(answer.payload) as LuaResult<O>;
   }

@@ -1,4 +1,24 @@
 // The error of a Lua customization call (compiling, running or converting its result), with the function and line.
+import { clip, MAX_MESSAGE_LENGTH } from '../protocol/wire.ts';
+
+/**
+ * The most of a Lua message an error keeps: the bound of status messages, so a script that raises a
+ * string as large as its memory budget sends Karmada (and the main thread, the error being built in the
+ * worker) a few KiB, its beginning and "… (N more characters)".
+ */
+export const MAX_LUA_MESSAGE_LENGTH = MAX_MESSAGE_LENGTH;
+
+/** How src/lua/state.ts ends a raised message it already cut (at 64 KiB): the whole length is kept in the note. */
+const ALREADY_CUT = /\.\.\. (\(an error message of \d+ bytes, cut\))$/;
+/** A message this bound already cut (errors are made again from errors: the note stays as it was). */
+const BOUNDED = /… \((\d+ more characters|an error message of \d+ bytes, cut)\)$/;
+
+function boundedMessage(message: string): string {
+  if (message.length <= MAX_LUA_MESSAGE_LENGTH) return message;
+  if (message.length <= MAX_LUA_MESSAGE_LENGTH + 64 && BOUNDED.test(message)) return message;
+  const cut = ALREADY_CUT.exec(message);
+  return cut ? `${message.slice(0, MAX_LUA_MESSAGE_LENGTH)}… ${cut[1]}` : clip(message, MAX_LUA_MESSAGE_LENGTH);
+}
 /** A Lua customization failed: compile error, runtime error, timeout, or a result Karmada would reject. */
 export class LuaScriptError extends Error {
   /** The Karmada Lua function that was called (GetReplicas, Retain, ...); unset for compile errors. */
@@ -12,7 +32,8 @@ export class LuaScriptError extends Error {
   /** The call never ran: its request's deadline passed while it waited for its turn. */
   readonly abandoned: boolean;
 
-  constructor(luaMessage: string, details: { functionName?: string; line?: number; timeout?: boolean; abandoned?: boolean } = {}) {
+  constructor(message: string, details: { functionName?: string; line?: number; timeout?: boolean; abandoned?: boolean } = {}) {
+    const luaMessage = boundedMessage(message);
     const where = [details.functionName, details.line !== undefined ? `line ${details.line}` : undefined].filter(Boolean).join(' ');
     super(where ? `${where}: ${luaMessage}` : luaMessage);
     this.name = 'LuaScriptError';

@@ -9,6 +9,8 @@ import { repairEmptyTables } from './karmada/empty-repair.ts';
 import { LuaScriptError } from './errors.ts';
 import { LUA_OPERATIONS, type LuaArgs, type LuaCallOptions, type LuaOperation, type LuaResult } from './operations.ts';
 import { LuaState } from './state.ts';
+import { dependencyBoundProblem } from '../interpreter/answer-limits.ts';
+import { goDecoded } from '../protocol/go-json.ts';
 import { componentsSchema, decodeTyped, dependenciesSchema, replicaRequirementsSchema, TypedDecodeError } from './karmada/typed.ts';
 
 export { LuaScriptError } from './errors.ts';
@@ -46,8 +48,8 @@ function encodeResult(L: any, index: number, targetIsStruct: boolean, references
   }
 }
 
-/** How much of a result without `kind` its error message quotes. */
-const MAX_QUOTED_JSON = 4096;
+/** How much of a result without `kind` its error message quotes: with the customization's name, all of it fits in the answer's 4096 characters. */
+const MAX_QUOTED_JSON = 2048;
 
 /** Step 3 into *unstructured.Unstructured: a JSON object with a non-empty string `kind`. */
 function asUnstructured(value: unknown, functionName: string): KObject {
@@ -171,7 +173,11 @@ const RESULT_RULES: { [O in LuaOperation]: ResultRule<O> } = {
     count: 1,
     convert: (L, first, fn) => {
       expectTable(L, first, 'requires', fn);
-      return typed<DependentObjectReference[]>(encodeResult(L, first, false, [], fn), dependenciesSchema, fn);
+      const encoded = encodeResult(L, first, false, [], fn);
+      // One script's share of the answer is bounded here, in the worker; the merged answer by its caller.
+      const tooMany = Array.isArray(encoded) ? dependencyBoundProblem(encoded.length, 0) : undefined;
+      if (tooMany) throw new LuaScriptError(`the result has ${tooMany}`, { functionName: fn });
+      return typed<DependentObjectReference[]>(encoded, dependenciesSchema, fn);
     },
   },
 };
@@ -208,8 +214,10 @@ export class LuaRuntime {
   async call<O extends LuaOperation>(operation: O, script: string, args: LuaArgs<O>, options?: LuaCallOptions): Promise<LuaResult<O>> {
     const { functionName } = LUA_OPERATIONS[operation];
     const rule = RESULT_RULES[operation] as ResultRule<O>;
-    const luaArgs = rule.arguments ? rule.arguments(args) : args;
-    return this.run(script, functionName, luaArgs, rule.count, options, (L, first) => rule.convert(L, first, functionName, args));
+    // Scripts see the arguments as Karmada's Lua does: as Go's encoding/json decoded them (lone surrogates U+FFFD).
+    const decoded = args.map(goDecoded) as unknown as LuaArgs<O>;
+    const luaArgs = rule.arguments ? rule.arguments(decoded) : decoded;
+    return this.run(script, functionName, luaArgs, rule.count, options, (L, first) => rule.convert(L, first, functionName, decoded));
   }
 
   stats(): { cacheHits: number; cacheMisses: number; poolSize: number; statesInUse: number } {

@@ -1,11 +1,30 @@
 // Lua customizations on the worker pool: answers as in-process, and every way a script can run away
 // (loops where the count hook cannot fire, native functions, memory the heap limit does not count,
 // huge results) ends in an error naming the limit, while the pool goes on serving.
-import { afterAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { MAX_DEPENDENCIES, MAX_DEPENDENCY_BYTES } from '../../src/interpreter/answer-limits.ts';
 import { UntrustedWork } from '../../src/isolation/untrusted-work.ts';
 import type { StopReason } from '../../src/isolation/worker-pool.ts';
 import { LuaScriptError } from '../../src/lua/errors.ts';
+import { diff, MAX_PATCH_BYTES } from '../../src/protocol/patch.ts';
 import { workload } from '../lua/helpers.ts';
+
+/** The longest message the main thread receives from a worker while `run` runs. */
+async function longestMessage(run: () => Promise<unknown>): Promise<number> {
+  let longest = 0;
+  const original = Worker.prototype.emit;
+  const emit = vi.spyOn(Worker.prototype, 'emit').mockImplementation(function (this: Worker, event: string | symbol, ...args: unknown[]) {
+    if (event === 'message' && typeof args[0] === 'string') longest = Math.max(longest, args[0].length);
+    return original.call(this, event, ...args);
+  });
+  try {
+    await run();
+  } finally {
+    emit.mockRestore();
+  }
+  return longest;
+}
 
 const health = (body: string) => `function InterpretHealth(obj)\n${body}\nend`;
 const HEALTHY = health('return obj.status.readyReplicas == obj.spec.replicas');
@@ -47,8 +66,9 @@ describe('untrusted work on worker threads', () => {
       request: { operation: 'Retain', object: desired, observedObject: observed },
     });
     const script = 'function Retain(desired, observed) desired.spec.paused = observed.spec.paused return desired end';
-    // The arguments given are not what runs: the request's fields are (operations.ts names them per operation).
-    const retained = await work.call('Retain', script, [workload(), workload()], { requestText });
+    // The arguments given are not what runs: the request's fields are (operations.ts names them per operation);
+    // the object given is the dispatcher's copy of the request's, which the worker's patch is applied to.
+    const retained = await work.call('Retain', script, [structuredClone(desired), workload()], { requestText });
     expect(retained.spec).toEqual({ replicas: 3, paused: true });
     const items = [{ clusterName: 'a', status: { readyReplicas: 2 } }];
     const aggregate = 'function AggregateStatus(obj, items) obj.status = { n = #items, ready = items[1].status.readyReplicas } return obj end';
@@ -169,6 +189,76 @@ describe('untrusted work on worker threads', () => {
         .filter((i) => i % 7 === 6)
         .map(String),
     );
+  });
+
+  it('sends a few KiB of a 16 MiB error message, whatever the script raises', async () => {
+    const huge = 'local s = string.format("%1048576s", "") local t = {} for i = 1, 16 do t[i] = s end';
+    let error: LuaScriptError | undefined;
+    const longest = await longestMessage(async () => {
+      error = await failure(work.call('InterpretHealth', health(`${huge} error(table.concat(t))`), [ready]));
+    });
+    expect(longest).toBeLessThan(5000);
+    expect(error!.luaMessage).toMatch(/^ {4096}… \(an error message of 167772\d\d bytes, cut\)$/); // with its position
+    // A table raised, the text of a huge number, a long message built by a library function.
+    expect((await failure(work.call('InterpretHealth', health('error({ big = string.format("%1048576s", "") })'), [ready]))).luaMessage).toBe(
+      '(error object is a table value)',
+    );
+    const fromLibrary = await failure(work.call('InterpretHealth', health(`${huge} return tonumber(table.concat(t)) + nil`), [ready]));
+    expect(fromLibrary.luaMessage.length).toBeLessThan(4200);
+  });
+
+  it('answers an object as its patch, computed in the worker against the object as Go decoded it: untouched fields stay out', async () => {
+    const requestText =
+      '{"request":{"operation":"ReviseReplica","replicas":3,"object":{"apiVersion":"v1","kind":"W","metadata":{"name":"a"},' +
+      '"spec":{"replicas":1,"weird":"\\ufeffabc","\\ufeffk":"v","lone":"\\ud800","\\udc00key":{"x":1}},"status":{"big":"' +
+      'x'.repeat(100_000) +
+      '"}}}}';
+    const object = JSON.parse(requestText).request.object;
+    const given = structuredClone(object);
+    const before = JSON.stringify(given);
+    const script = 'function ReviseReplica(obj, replicas) obj.spec.replicas = replicas return obj end';
+    let revised: Record<string, any> | undefined;
+    const longest = await longestMessage(async () => {
+      revised = await work.call('ReviseReplica', script, [given, 3], { requestText });
+    });
+    expect(diff(object, revised!)).toEqual([{ op: 'replace', path: '/spec/replicas', value: 3 }]);
+    expect(longest).toBeGreaterThan(40);
+    expect(longest).toBeLessThan(1000); // the patch, not the 100 KB object
+    expect(revised).toEqual({ ...given, spec: { ...given.spec, replicas: 3 } });
+    expect(revised!.status).toBe(given.status); // what the patch does not change is shared, not copied
+    expect(JSON.stringify(given)).toBe(before);
+    // A script that walks and rebuilds everything gives back what Go decoded: still only replicas.
+    const rebuilt = await work.call(
+      'Retain',
+      'local function copy(v) if type(v) ~= "table" then return v end local t = {} for k, x in pairs(v) do t[k] = copy(x) end return t end\n' +
+        'function Retain(desired, observed) local out = copy(desired) out.spec.replicas = 3 return out end',
+      [structuredClone(object), structuredClone(object)],
+      { requestText: requestText.replace('"ReviseReplica"', '"Retain","observedObject":{"kind":"W"}') },
+    );
+    expect(diff(object, rebuilt)).toEqual([{ op: 'replace', path: '/spec/replicas', value: 3 }]);
+  });
+
+  it('refuses a result whose patch is past its bound, in the worker', async () => {
+    const script = `function ReviseReplica(obj, replicas) local s = string.format("%1048576s", "") obj.spec.a, obj.spec.b, obj.spec.c, obj.spec.d, obj.spec.e = s, s, s, s, s return obj end`;
+    let error: LuaScriptError | undefined;
+    const longest = await longestMessage(async () => {
+      error = await failure(work.call('ReviseReplica', script, [workload(), 1]));
+    });
+    expect(error!.message).toBe(`ReviseReplica: the result differs from the object by a patch over the limit of ${MAX_PATCH_BYTES} bytes of JSON`);
+    expect(longest).toBeLessThan(5000);
+  });
+
+  it('bounds the dependencies one script returns, by count and by bytes, in the worker', async () => {
+    const many = `function GetDependencies(obj) local d = {} for i = 1, ${MAX_DEPENDENCIES + 1} do d[i] = { apiVersion = "v1", kind = "ConfigMap", name = "c" .. i } end return d end`;
+    expect((await failure(work.call('InterpretDependency', many, [ready]))).message).toBe(
+      `GetDependencies: the result has ${MAX_DEPENDENCIES + 1} dependencies, over the limit of ${MAX_DEPENDENCIES} per answer`,
+    );
+    const big = `function GetDependencies(obj) local n = string.format("%65536s", "") local d = {} for i = 1, 80 do d[i] = { apiVersion = "v1", kind = "ConfigMap", name = i .. n } end return d end`;
+    expect((await failure(work.call('InterpretDependency', big, [ready]))).message).toMatch(
+      new RegExp(`^GetDependencies: the result has dependencies of \\d+ bytes of JSON, over the limit of ${MAX_DEPENDENCY_BYTES} per answer$`),
+    );
+    const enough = `function GetDependencies(obj) local d = {} for i = 1, ${MAX_DEPENDENCIES} do d[i] = { apiVersion = "v1", kind = "ConfigMap", name = "c" .. i } end return d end`;
+    expect(await work.call('InterpretDependency', enough, [ready])).toHaveLength(MAX_DEPENDENCIES);
   });
 
   it('evaluates state-preservation JSONPath on a worker', async () => {

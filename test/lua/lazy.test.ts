@@ -39,6 +39,7 @@ function error(outcome: Outcome): string {
 }
 
 describe('lazy tables seen whole', () => {
+  // A key deleted and set again keeps its first place, as in gopher-lua's key list (table.go RawSetString).
   it('pairs walks keys in the eager order, including keys added and re-added by the script', async () => {
     const out = await reflect(`
       local m = o.metadata.labels
@@ -50,7 +51,7 @@ describe('lazy tables seen whole', () => {
       for k, v in pairs(m) do table.insert(keys, k .. "=" .. v) end
       for k in pairs(o) do table.insert(keys, k) end
       return { keys = table.concat(keys, ",") }`);
-    expect(value(out)).toEqual({ keys: 'z=1,m=3,new=4,a=again,apiVersion,kind,metadata,spec' });
+    expect(value(out)).toEqual({ keys: 'z=1,a=again,m=3,new=4,apiVersion,kind,metadata,spec' });
   });
 
   it('next, # and table.maxn on objects and arrays', async () => {
@@ -166,34 +167,40 @@ describe('values', () => {
   });
 
   it('numbers, strings and booleans come back as they went in', async () => {
-    // The encoder's TextDecoder drops a leading BOM (of values and keys) and replaces lone surrogates.
+    // As Karmada's Lua: a leading BOM is kept (Go strings are bytes), a lone surrogate arrives as Go's
+    // encoding/json decoded it, one U+FFFD (test/protocol/go-json.test.ts cites Go's source).
     const input = obj({ data: { big: 2 ** 53, neg: -0, frac: 0.1, text: 'é \u2028 "q"', bad: '\ud800x', bom: '\ufeffx', '\ufeffk': 1, t: true, f: false } });
     expect(value(await reflect('return o.data', input))).toEqual({
-      bad: '\ufffd\ufffd\ufffdx',
+      bad: '\ufffdx',
       big: 2 ** 53,
-      bom: 'x',
+      bom: '\ufeffx',
       frac: 0.1,
       f: false,
-      k: 1,
+      '\ufeffk': 1,
       neg: -0,
       t: true,
       text: 'é \u2028 "q"',
     });
-    expect(value(await reflect('local d = o.data\nreturn { big = d.big, neg = d.neg, bad = d.bad, s = tostring(d.big) }', input))).toEqual({
+    expect(
+      value(
+        await reflect('local d = o.data\nreturn { big = d.big, neg = d.neg, bad = d.bad, s = tostring(d.big), fffd = d.bad == "\\239\\191\\189x" }', input),
+      ),
+    ).toEqual({
       big: 2 ** 53,
       neg: -0,
-      bad: '\ufffd\ufffd\ufffdx',
+      bad: '\ufffdx',
       s: '9007199254740992',
+      fffd: true,
     });
   });
 
-  it('keys that differ only in lone surrogates stay distinct keys, as with eager conversion', async () => {
+  it('keys that Go decodes alike (lone surrogates, each one U+FFFD) are one key, the later value winning', async () => {
     const input = obj({ data: { '\ud800': 1, a: 2, '\udbff': 3 } });
     const out = await reflect(
-      'local n, keys = 0, {}\nfor k, v in pairs(o.data) do n = n + 1; keys[n] = k .. "=" .. v end\nreturn { n = n, keys = table.concat(keys, ",") }',
+      'local n, keys = 0, {}\nfor k, v in pairs(o.data) do n = n + 1; keys[n] = k .. "=" .. v end\ntable.sort(keys)\nreturn { n = n, keys = table.concat(keys, ",") }',
       input,
     );
-    expect(value(out)).toEqual({ n: 3, keys: '\ufffd\ufffd\ufffd=1,a=2,\ufffd\ufffd\ufffd=3' });
+    expect(value(out)).toEqual({ n: 2, keys: 'a=2,\ufffd=3' });
   });
 
   it('the kube module reads lazy tables', async () => {

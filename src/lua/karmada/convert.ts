@@ -23,7 +23,9 @@ import {
 import { luaRoundTrip, pushInterned, pushScalar } from './lazy.ts';
 import { setOwn } from '../../interpreter/copy.ts';
 
-const utf8 = new TextDecoder('utf-8', { fatal: false });
+// ignoreBOM: a string starting with U+FEFF keeps it (TextDecoder drops a leading BOM by default; Go's
+// strings are bytes, so Karmada's Lua gives it back).
+const utf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /** Error raised while encoding a Lua result; the message is the one gopher-json gives. */
 export class LuaEncodeError extends Error {}
@@ -310,7 +312,7 @@ function encodeJsContainer(value: object, depth: number, drop: boolean): unknown
     return out ?? EMPTY;
   }
   const keys = Object.keys(value);
-  // Keys that come back from Lua as they are (all but those with a lone surrogate or a leading BOM)
+  // Keys that come back from Lua as they are (all but those with a lone surrogate)
   // sort as they are: Array.prototype.sort's default order is the UTF-16 order of `<`.
   for (const key of keys) if (luaRoundTrip(key) !== key) return encodeJsObjectRenamingKeys(value as Record<string, unknown>, keys, depth, drop);
   keys.sort();

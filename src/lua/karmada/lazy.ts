@@ -34,7 +34,9 @@ import type { CFunction } from '../gopher/args.ts';
 // contents is observed, so scripts behave exactly as with eager conversion. The encoder (convert.ts)
 // encodes a table that was never touched straight from its JS value.
 
-const utf8 = new TextDecoder('utf-8', { fatal: false });
+// ignoreBOM: a string starting with U+FEFF keeps it (TextDecoder drops a leading BOM by default; Go's
+// strings are bytes, so Karmada's Lua gives it back).
+const utf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 // Object keys and most short values repeat across requests (apiVersion, metadata, "True", names of
 // the same objects polled again). fengari makes a new string object per push and re-hashes it on every
@@ -58,11 +60,12 @@ export function pushInterned(L: unknown, text: string): void {
 
 /**
  * The text a JS string has after a trip through Lua (to_luastring, then the encoder's lenient UTF-8
- * decoding): itself, unless it has lone surrogates or starts with U+FEFF (TextDecoder drops a leading BOM).
+ * decoding): itself, unless it has lone surrogates (each becomes three U+FFFD). Call arguments never have
+ * any: they are decoded as Go does first (src/protocol/go-json.ts).
  */
 export function luaRoundTrip(text: string): string {
   // String.prototype.isWellFormed is in Node 20; the project's TS lib predates it.
-  if (text.charCodeAt(0) !== 0xfeff && (text as string & { isWellFormed(): boolean }).isWellFormed()) return text;
+  if ((text as string & { isWellFormed(): boolean }).isWellFormed()) return text;
   return utf8.decode(to_luastring(text));
 }
 
