@@ -2,6 +2,7 @@
 // turns script failures into InterpreterError(500) naming the customization, function and line.
 import type { DependentObjectReference, KindInterpreter, Operation } from '../interpreter/types.ts';
 import { InterpreterError } from '../interpreter/types.ts';
+import { dependencyBoundProblem } from '../interpreter/answer-limits.ts';
 import { currentRequestContext, type RequestContext } from '../interpreter/context.ts';
 import { foldingHint, scriptLineText } from './parse.ts';
 import { CUSTOMIZATION_RULES, LUA_OPERATIONS, type LuaArgs, type LuaCallOptions, type LuaOperation, type LuaResult } from '../lua/operations.ts';
@@ -73,8 +74,20 @@ export function createLuaInterpreter(target: MergedTarget, runtime: Customizatio
       interpreter.getDependencies = async (obj) => {
         // As Karmada's ConfigurableInterpreter.GetDependencies: run every script in order, stop at the first
         // error, union the results.
+        // The merged answer is bounded as a whole (one script's share already is, in its worker): past a bound,
+        // a 500 naming it and the customizations merged so far.
         const all: DependentObjectReference[] = [];
-        for (const s of scripts) all.push(...(await call(s, 'InterpretDependency', [obj])));
+        let bytes = 0;
+        for (const [i, s] of scripts.entries()) {
+          const refs = await call(s, 'InterpretDependency', [obj]);
+          all.push(...refs);
+          if (scripts.length > 1) bytes += JSON.stringify(refs).length;
+          const problem = dependencyBoundProblem(all.length, bytes);
+          if (problem) {
+            const names = scripts.slice(0, i + 1).map((x) => x.customization);
+            throw new InterpreterError(500, `customizations ${names.join(', ')}: GetDependencies: the merged answer has ${problem}`);
+          }
+        }
         return sortDependencies(uniqueDependencies(all));
       };
       interpreter.sources[operation] = scripts.map((s) => s.customization);
