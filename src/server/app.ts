@@ -2,6 +2,7 @@
 // connection): request bodies within the byte budget, POST /interpret (interpret-route.ts), POST
 // /preserve, the probes and /metrics, and answers that ask clients to reconnect while shutting down.
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Registry } from '../interpreter/registry.ts';
 import type { Exchange } from '../protocol/exchange.ts';
@@ -89,6 +90,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       : {}),
   };
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
+  answerAfterParsing(app);
   app.decorateRequest('arrivedAt', 0);
   app.decorateRequest('reservation', undefined);
 
@@ -124,9 +126,25 @@ export function buildApp(options: AppOptions): FastifyInstance {
   return app;
 }
 
+/**
+ * Node's HTTP/1 server loses a connection whose answer is written while its parser is still going through
+ * a chunk of pipelined requests (the write pauses and resumes the parser inside its own run, which then
+ * stops with HPE_PAUSED and the connection is destroyed with every queued answer: 1 of 1,000 pipelined
+ * GET /healthz answered). Handing each request to fastify on the next turn of the event loop keeps every
+ * write outside the parser's run; node then holds pipelined requests back by itself while answers queue.
+ */
+function answerAfterParsing(app: FastifyInstance): void {
+  const server = app.server;
+  for (const handler of server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>) {
+    server.removeListener('request', handler);
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => setImmediate(handler, request, response));
+  }
+}
+
 /** The plain-HTTP listener for Prometheus and probes (--metrics-bind-address): /metrics, /healthz, /readyz. */
 export function buildMetricsApp(metrics: Metrics, readiness: Readiness, logger: Logger): FastifyInstance {
   const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }) }) as unknown as FastifyInstance;
+  answerAfterParsing(app);
   registerProbes(app, metrics, readiness);
   return app;
 }

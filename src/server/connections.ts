@@ -1,5 +1,15 @@
-// The connections of an HTTP(S) server: how many are open, a bound on the idle ones, and when refused
-// ones reach the log (DropReporter).
+// The connections of an HTTP(S) server: how many are open, a bound on the idle ones, the bound on all
+// of them (`maxConnections`), and when refused ones reach the log (DropReporter).
+//
+// At the bound, a newcomer takes the place of the longest-idle keep-alive connection (one that has been
+// answered and has had no request in progress for IDLE_GRACE_MS) instead of being refused: idle
+// connections cost the server nothing to give up and their client reconnects when it needs one, while a
+// refusal would lock every new client out until keep-alive timeouts (95 s) free slots. Connections with a
+// request in progress, or still waiting for their first request, are never closed for a newcomer.
+//
+// A connection that node closes on a client error (a request it cannot parse; pipelined requests past
+// what its parser accepts while answers are queued, HPE_PAUSED) is reported with the requests it leaves
+// unanswered: the parsed ones not yet answered and the request lines in the data it had not parsed.
 //
 // A connection that has not sent a whole request's headers within `firstRequestTimeoutMs` of being
 // ready (TLS handshake done) is closed: node times out headers only once a request has begun, so a
@@ -19,10 +29,48 @@ const IDLE_GRACE_MS = 1000;
 const CHECK_MS = 50;
 
 interface Tracked {
+  /** Requests received whose answer has not closed yet. */
   active: number;
+  /** Requests received, answered or not. */
+  received: number;
   quietSince: number;
   /** Closes the connection unless its first request arrives; cleared when it does. */
   firstRequest: NodeJS.Timeout;
+}
+
+/** A connection node closed on a client error while requests on it were left unanswered. */
+export interface UnansweredReport {
+  remoteAddress: string;
+  /** Node's error code, e.g. HPE_PAUSED (pipelined requests past what its parser takes while answers queue). */
+  code: string;
+  answered: number;
+  /** Requests received and not answered. */
+  unanswered: number;
+  /** Request lines in the data received and not parsed (more may have been on their way). */
+  unread: number;
+}
+
+export interface TrackerOptions {
+  firstRequestTimeoutMs: number;
+  /** Connections open at once; at the bound a newcomer replaces the longest-idle one, else it is refused. */
+  maxConnections?: number;
+  onRefused?: () => void;
+  /** An idle keep-alive connection was closed to make room for a newcomer. */
+  onIdleClosed?: () => void;
+  onUnanswered?: (report: UnansweredReport) => void;
+  /** The clock of idleness (tests); performance.now() by default. */
+  now?: () => number;
+}
+
+/** HTTP/1 request lines in the bytes node did not parse (from where it stopped, when it says where). */
+function requestLines(raw: Buffer, parsed: number | undefined): number {
+  const from = parsed !== undefined && parsed >= 0 && parsed <= raw.length ? parsed : 0;
+  return (
+    raw
+      .subarray(from)
+      .toString('latin1')
+      .match(/^[A-Z]+ \S+ HTTP\/1\.[01]\r$/gm)?.length ?? 0
+  );
 }
 
 export class ConnectionTracker {
@@ -30,14 +78,25 @@ export class ConnectionTracker {
   private readonly accepted = new Set<Socket>();
   /** Connections that can carry requests (the TLS socket over TLS). */
   private readonly sockets = new Map<Socket, Tracked>();
+  /** Connections closed to make room whose close has not happened yet: no longer counted against the bound. */
+  private closing = 0;
   private readonly server: Server;
-  private readonly firstRequestTimeoutMs: number;
+  private readonly options: TrackerOptions;
+  private readonly now: () => number;
 
-  constructor(server: Server, options: { firstRequestTimeoutMs: number }) {
+  constructor(server: Server, options: TrackerOptions) {
     this.server = server;
-    this.firstRequestTimeoutMs = options.firstRequestTimeoutMs;
+    this.options = options;
+    this.now = options.now ?? (() => performance.now());
     const tls = 'setSecureContext' in server;
     server.on('connection', (socket: Socket) => {
+      // Node's own server.maxConnections refuses before any listener runs, so the bound is kept here,
+      // where a newcomer can take an idle connection's place.
+      if (options.maxConnections !== undefined && this.accepted.size - this.closing >= options.maxConnections && !this.closeLongestIdle()) {
+        socket.destroy();
+        options.onRefused?.();
+        return;
+      }
       this.accepted.add(socket);
       socket.once('close', () => this.accepted.delete(socket));
       if (!tls) this.track(socket);
@@ -48,9 +107,29 @@ export class ConnectionTracker {
       if (!state) return;
       clearTimeout(state.firstRequest);
       state.active++;
+      state.received++;
       response.once('close', () => {
         state.active--;
-        state.quietSince = performance.now();
+        state.quietSince = this.now();
+      });
+    });
+    // Runs after fastify's own clientError handler (which answers 400/408 where it can and destroys the
+    // socket); the counts are read before the answers' close events settle them.
+    server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+      const remoteAddress = socket.remoteAddress ?? 'unknown';
+      // Node closes the connection itself only when nobody listens for clientError; fastify listens
+      // (answers 400/408 and destroys it), a bare server would otherwise keep it open.
+      if (server.listenerCount('clientError') === 1) socket.destroy();
+      const state = this.sockets.get(socket);
+      if (!state || !options.onUnanswered || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
+      const unread = error.rawPacket ? requestLines(error.rawPacket, (error as { bytesParsed?: number }).bytesParsed) : 0;
+      if (state.active + unread === 0) return;
+      options.onUnanswered({
+        remoteAddress,
+        code: error.code ?? 'unknown',
+        answered: state.received - state.active,
+        unanswered: state.active,
+        unread,
       });
     });
   }
@@ -68,7 +147,7 @@ export class ConnectionTracker {
     NetServer.prototype.close.call(this.server);
     const until = performance.now() + timeoutMs;
     while (this.accepted.size > 0 && performance.now() < until) {
-      const now = performance.now();
+      const now = this.now();
       for (const [socket, state] of this.sockets) {
         if (state.active === 0 && now - state.quietSince >= IDLE_GRACE_MS) socket.destroy();
       }
@@ -79,9 +158,28 @@ export class ConnectionTracker {
     return forced;
   }
 
+  /** Closes the keep-alive connection idle the longest (at least IDLE_GRACE_MS), if there is one. */
+  private closeLongestIdle(): boolean {
+    const now = this.now();
+    let oldest: [Socket, Tracked] | undefined;
+    for (const entry of this.sockets) {
+      const state = entry[1];
+      if (state.received === 0 || state.active > 0 || now - state.quietSince < IDLE_GRACE_MS) continue;
+      if (!oldest || state.quietSince < oldest[1].quietSince) oldest = entry;
+    }
+    if (!oldest) return false;
+    const [socket] = oldest;
+    this.sockets.delete(socket);
+    this.closing++;
+    socket.once('close', () => this.closing--);
+    socket.destroy();
+    this.options.onIdleClosed?.();
+    return true;
+  }
+
   private track(socket: Socket): void {
-    const firstRequest = setTimeout(() => socket.destroy(), this.firstRequestTimeoutMs).unref();
-    const state: Tracked = { active: 0, quietSince: performance.now(), firstRequest };
+    const firstRequest = setTimeout(() => socket.destroy(), this.options.firstRequestTimeoutMs).unref();
+    const state: Tracked = { active: 0, received: 0, quietSince: this.now(), firstRequest };
     this.sockets.set(socket, state);
     socket.once('close', () => {
       clearTimeout(state.firstRequest);

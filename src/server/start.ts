@@ -50,20 +50,50 @@ function listenError(error: unknown, flags: string): unknown {
 }
 
 /**
- * Bounds a listener's connections (decision 0009): one that sends no request is closed, and past `max`
- * open ones node closes each new connection as it arrives (counted, and logged: the first drop at once,
- * then a line a minute while drops go on).
+ * Bounds a listener's connections (decision 0009): one that sends no request is closed, and with `max`
+ * open a newcomer takes the place of the longest-idle keep-alive connection, or is closed as it arrives
+ * when none is idle (counted, and logged: the first drop at once, then a line a minute while drops go on).
+ * Idle connections closed for a newcomer, and connections node closed with requests unanswered, are
+ * counted and logged the same way.
  */
 function boundConnections(server: Server, listener: 'webhook' | 'metrics', max: number, metrics: Metrics, logger: Logger): ConnectionTracker {
-  const connections = new ConnectionTracker(server, { firstRequestTimeoutMs: FIRST_REQUEST_TIMEOUT_MS });
-  metrics.watchConnections(listener, () => connections.open);
-  server.maxConnections = max;
-  const drops = new DropReporter((dropped) => logger.warn({ listener, dropped, maxConnections: max }, 'connections refused: the maximum are open'));
-  server.on('drop', () => {
-    metrics.connectionsDropped.inc({ listener });
-    drops.drop();
+  const drops = new DropReporter((dropped) => logger.warn({ listener, dropped, maxConnections: max }, 'connections refused: the maximum are open, none idle'));
+  const idleClosed = new DropReporter((closed) =>
+    logger.info({ listener, closed, maxConnections: max }, 'idle keep-alive connections closed to make room for new ones: the maximum are open'),
+  );
+  let cut = { requests: 0, remoteAddresses: new Set<string>(), codes: new Set<string>() };
+  const cuts = new DropReporter((connections) => {
+    logger.warn(
+      { listener, connections, unansweredRequests: cut.requests, remoteAddresses: [...cut.remoteAddresses], codes: [...cut.codes] },
+      'connections closed by node on a client error with requests unanswered',
+    );
+    cut = { requests: 0, remoteAddresses: new Set(), codes: new Set() };
   });
-  server.once('close', () => drops.close());
+  const connections = new ConnectionTracker(server, {
+    firstRequestTimeoutMs: FIRST_REQUEST_TIMEOUT_MS,
+    maxConnections: max,
+    onRefused() {
+      metrics.connectionsDropped.inc({ listener });
+      drops.drop();
+    },
+    onIdleClosed() {
+      metrics.connectionsClosed.inc({ listener, reason: 'idle_at_limit' });
+      idleClosed.drop();
+    },
+    onUnanswered(report) {
+      metrics.connectionsClosed.inc({ listener, reason: 'unanswered' });
+      cut.requests += report.unanswered + report.unread;
+      if (cut.remoteAddresses.size < 10) cut.remoteAddresses.add(report.remoteAddress);
+      cut.codes.add(report.code);
+      cuts.drop();
+    },
+  });
+  metrics.watchConnections(listener, () => connections.open);
+  server.once('close', () => {
+    drops.close();
+    idleClosed.close();
+    cuts.close();
+  });
   return connections;
 }
 
