@@ -4,11 +4,12 @@
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export async function buildPlaygroundAssets(root: string): Promise<void> {
+/** Writes main.js and main.css to outdir (dist/playground of root by default). */
+export async function buildPlaygroundAssets(root: string, outdir = join(root, 'dist', 'playground')): Promise<void> {
   const { build } = await import('esbuild');
   await build({
     entryPoints: [join(root, 'src', 'playground', 'web', 'main.ts')],
-    outdir: join(root, 'dist', 'playground'),
+    outdir,
     bundle: true,
     minify: true,
     format: 'esm',
