@@ -2,11 +2,12 @@
 import { clip, MAX_MESSAGE_LENGTH } from '../protocol/wire.ts';
 
 /**
- * The most of a Lua message an error keeps: the bound of status messages, so a script that raises a
- * string as large as its memory budget sends Karmada (and the main thread, the error being built in the
- * worker) a few KiB, its beginning and "… (N more characters)".
+ * The most of a Lua message an error keeps: a script that raises a string as large as its memory budget
+ * sends the main thread (the error is made in the worker) and Karmada a few KiB, its beginning and
+ * "… (N more characters)"; under the bound of status messages by room for what names the customization,
+ * function and line before it, so the note survives.
  */
-export const MAX_LUA_MESSAGE_LENGTH = MAX_MESSAGE_LENGTH;
+export const MAX_LUA_MESSAGE_LENGTH = MAX_MESSAGE_LENGTH - 1024;
 
 /** How src/lua/state.ts ends a raised message it already cut (at 64 KiB): the whole length is kept in the note. */
 const ALREADY_CUT = /\.\.\. (\(an error message of \d+ bytes, cut\))$/;

@@ -173,11 +173,11 @@ const RESULT_RULES: { [O in LuaOperation]: ResultRule<O> } = {
     count: 1,
     convert: (L, first, fn) => {
       expectTable(L, first, 'requires', fn);
-      const encoded = encodeResult(L, first, false, [], fn);
-      // One script's share of the answer is bounded here, in the worker; the merged answer by its caller.
-      const tooMany = Array.isArray(encoded) ? dependencyBoundProblem(encoded.length, 0) : undefined;
+      // One script's share of the answer is bounded here, in the worker (the merged answer by its caller):
+      // a list longer than the bound is refused before it is encoded.
+      const tooMany = dependencyBoundProblem(lua.lua_rawlen(L, first), 0);
       if (tooMany) throw new LuaScriptError(`the result has ${tooMany}`, { functionName: fn });
-      return typed<DependentObjectReference[]>(encoded, dependenciesSchema, fn);
+      return typed<DependentObjectReference[]>(encodeResult(L, first, false, [], fn), dependenciesSchema, fn);
     },
   },
 };

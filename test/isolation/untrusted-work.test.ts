@@ -198,7 +198,7 @@ describe('untrusted work on worker threads', () => {
       error = await failure(work.call('InterpretHealth', health(`${huge} error(table.concat(t))`), [ready]));
     });
     expect(longest).toBeLessThan(5000);
-    expect(error!.luaMessage).toMatch(/^ {4096}… \(an error message of 167772\d\d bytes, cut\)$/); // with its position
+    expect(error!.luaMessage).toMatch(/^ {3072}… \(an error message of 167772\d\d bytes, cut\)$/); // with its position
     // A table raised, the text of a huge number, a long message built by a library function.
     expect((await failure(work.call('InterpretHealth', health('error({ big = string.format("%1048576s", "") })'), [ready]))).luaMessage).toBe(
       '(error object is a table value)',

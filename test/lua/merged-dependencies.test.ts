@@ -26,7 +26,7 @@ describe('merged dependencies', () => {
   it('refuses an answer past the count bound, naming it and the customizations merged, without running the rest', async () => {
     const share = Math.ceil(MAX_DEPENDENCIES / 3);
     const runtime = new FakeRuntime(Object.fromEntries([0, 1, 2, 3].map((i) => [`script ${i}`, refs(share, (j) => `s${i}-${j}`)])));
-    const error = await createLuaInterpreter(target(4), runtime).getDependencies!(object).catch((e: unknown) => e);
+    const error = await Promise.resolve(createLuaInterpreter(target(4), runtime).getDependencies!(object)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InterpreterError);
     expect((error as InterpreterError).code).toBe(500);
     expect((error as InterpreterError).message).toBe(
@@ -38,7 +38,7 @@ describe('merged dependencies', () => {
   it('refuses an answer past the bytes bound', async () => {
     const long = 'n'.repeat(Math.ceil(MAX_DEPENDENCY_BYTES / 100));
     const runtime = new FakeRuntime({ 'script 0': refs(60, (i) => `${i}${long}`), 'script 1': refs(60, (i) => `x${i}${long}`) });
-    const error = (await createLuaInterpreter(target(2), runtime).getDependencies!(object).catch((e: unknown) => e)) as InterpreterError;
+    const error = (await Promise.resolve(createLuaInterpreter(target(2), runtime).getDependencies!(object)).catch((e: unknown) => e)) as InterpreterError;
     expect(error.message).toMatch(
       new RegExp(
         `^customizations ric-0, ric-1: GetDependencies: the merged answer has dependencies of \\d+ bytes of JSON, over the limit of ${MAX_DEPENDENCY_BYTES} per answer$`,
