@@ -60,8 +60,10 @@ describe('hostile customization files against the real server', () => {
     const big = join(dir, 'big.yaml');
     const from = server.logs.length;
     const { message } = await beside(server, async () => {
-      await writeFile(big, '');
-      await truncate(big, 1024 * 1024 * 1024);
+      // Made under a dot name (never read) and renamed into place: one change, whatever the timing.
+      await writeFile(join(dir, '.big'), '');
+      await truncate(join(dir, '.big'), 1024 * 1024 * 1024);
+      await rename(join(dir, '.big'), big);
       const error = await loadError(server, from, big);
       await sleep(POLL_MS + 500);
       return error;
