@@ -66,7 +66,7 @@ export interface OperationAnswer {
   diff?: PatchOperation[];
   ms: number;
   /** Karmada's built-in answer for the same inputs (with --karmada-customizations). */
-  karmada?: { ok: boolean; results?: CaseResults; text?: string; message?: string; same: boolean };
+  karmada?: { ok: boolean; results?: CaseResults; text?: string; message?: string; same: boolean; noScript?: boolean };
 }
 
 export interface RunResponse {
@@ -182,7 +182,8 @@ export class PlaygroundEngine {
           const karmadaResults = theirs.ok ? resultsOf(theirs.result) : undefined;
           answer.karmada = theirs.ok
             ? { ok: true, results: karmadaResults, text: yamlText(karmadaResults), same: answer.ok && isDeepStrictEqual(answer.results, karmadaResults) }
-            : { ok: false, message: theirs.message, same: !answer.ok };
+            : // No script for it (404/501): Karmada falls back to its native interpreter, which has none for these kinds either.
+              { ok: false, message: theirs.message, same: !answer.ok, noScript: theirs.code === 404 || theirs.code === 501 };
         }
         return answer;
       }),
@@ -264,7 +265,7 @@ export class PlaygroundEngine {
       const options = { runtime: this.loaded.untrusted, timeoutMs: this.luaTimeoutMs, offThread: true as const };
       const result = await loadCustomizations([file], options);
       const rename = (message: string) => editorMessage(message.split(file).join(EDITOR_FILE));
-      for (const interpreter of result.interpreters) interpreter.files = interpreter.files.map(() => '(the editor)');
+      for (const interpreter of result.interpreters) interpreter.files = interpreter.files.map(() => 'the editor');
       for (const failure of result.failed) failure.file = EDITOR_FILE;
       for (const failure of result.failed) failure.message = rename(failure.message);
       const problem = (p: { message: string }) => ({ message: rename(p.message), line: editorLine(rename(p.message)) });

@@ -18,6 +18,8 @@ const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const SCREENSHOTS = resolve(process.env.PLAYGROUND_SCREENSHOT_DIR ?? join(ROOT, 'tmp', 'playground-browser'));
 const NODE = process.execPath;
+/** The page's transfer budget (docs/playground.md): its HTML, script and stylesheet as sent (gzip). */
+const PAGE_BUDGET_BYTES = 200 * 1024;
 
 if (!CHROMIUM) {
   console.warn('playground-browser: SKIPPED: no chromium at /usr/bin/chromium (apt-get install chromium; .ci/run installs it)');
@@ -32,6 +34,7 @@ describe.skipIf(!CHROMIUM)('playground in chromium', () => {
   let attackerUrl: string;
   const consoleErrors: string[] = [];
   const foreignRequests: string[] = [];
+  const transfers: Array<Promise<{ type: string; bytes: number }>> = [];
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'playground-browser-'));
@@ -52,6 +55,9 @@ describe.skipIf(!CHROMIUM)('playground in chromium', () => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
     page.on('pageerror', (error) => consoleErrors.push(error.message));
+    page.on('requestfinished', (req) => {
+      transfers.push(req.sizes().then((sizes) => ({ type: req.resourceType(), bytes: sizes.responseBodySize + sizes.responseHeadersSize })));
+    });
     page.on('request', (req) => {
       if (!req.url().startsWith(playground.url) && !req.url().startsWith('blob:')) foreignRequests.push(req.url());
     });
@@ -92,6 +98,10 @@ describe.skipIf(!CHROMIUM)('playground in chromium', () => {
     console.log(`playground-browser: screenshot of the main view: ${join(SCREENSHOTS, 'main.png')}`);
     expect(consoleErrors).toEqual([]);
     expect(foreignRequests).toEqual([]);
+    const pageBytes = (await Promise.all(transfers)).filter((t) => ['document', 'script', 'stylesheet'].includes(t.type)).reduce((sum, t) => sum + t.bytes, 0);
+    console.log(`playground-browser: the page transferred ${pageBytes} bytes (budget ${PAGE_BUDGET_BYTES})`);
+    expect(pageBytes).toBeGreaterThan(10_000);
+    expect(pageBytes).toBeLessThanOrEqual(PAGE_BUDGET_BYTES);
   });
 
   it('turns a CloneSet unhealthy when a member status loses its available pods', async () => {

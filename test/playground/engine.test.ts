@@ -85,7 +85,7 @@ describe('playground engine', () => {
     const run = await engine.run({ customization, template: stringify(cloneSet), member: stringify(member) });
     expect(run.customization?.errors).toEqual([]);
     expect(op(run, 'InterpretHealth')).toMatchObject({ ok: true, layer: 'user-lua', results: { healthy: false } });
-    expect(op(run, 'InterpretHealth').answeredBy).toBe('your customization cloneset-health ((the editor))');
+    expect(op(run, 'InterpretHealth').answeredBy).toBe('your customization cloneset-health (the editor)');
     expect(op(run, 'InterpretReplica').layer).toBe('builtin-ts');
   });
 
@@ -143,7 +143,7 @@ describe('playground engine', () => {
     const side = new PlaygroundEngine({ loaded, karmada });
     const run = await side.run({ template: stringify(cloneSet), member: stringify(member) });
     expect(op(run, 'InterpretHealth').karmada).toMatchObject({ ok: true, same: false, results: { healthy: false } });
-    expect(op(run, 'InterpretReplica').karmada).toMatchObject({ ok: false });
+    expect(op(run, 'InterpretReplica').karmada).toMatchObject({ ok: false, noScript: true, same: false });
   });
 
   it('evaluates state preservation rules against the reflected status', async () => {

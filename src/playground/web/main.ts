@@ -36,7 +36,7 @@ interface Answer {
   text?: string;
   before?: string;
   ms: number;
-  karmada?: { ok: boolean; text?: string; message?: string; same: boolean };
+  karmada?: { ok: boolean; text?: string; message?: string; same: boolean; noScript?: boolean };
 }
 interface RunResponse {
   apiVersion: string;
@@ -313,11 +313,12 @@ function card(op: Answer): HTMLElement {
   const body = op.ok
     ? resultView(op.text ?? '', op.before)
     : h('pre', { class: 'message' }, op.line ? `customization.yaml line ${op.line}: ` : '', op.message ?? '');
+  const verdict = !op.karmada ? '' : op.karmada.same ? 'same' : op.karmada.noScript ? 'no script' : 'differs';
   const theirs = op.karmada
     ? h(
         'div',
-        { class: `karmada ${op.karmada.same ? 'same' : 'differs'}` },
-        h('h4', {}, `Karmada’s built-in ${op.karmada.same ? '(same)' : '(differs)'}`),
+        { class: `karmada ${verdict.replace(' ', '-')}`, 'data-karmada': verdict },
+        h('h4', {}, `Karmada’s built-in (${verdict})`),
         h('pre', {}, op.karmada.ok ? (op.karmada.text ?? '') : (op.karmada.message ?? '')),
       )
     : null;
