@@ -71,6 +71,31 @@ export class Metrics {
     labelNames: ['result'] as const,
     registers: this.registers,
   });
+  /** The worker pool's circuit breakers, read when Prometheus scrapes (watchUntrustedWork sets it). */
+  private circuits: () => CircuitStats[] = () => [];
+  // One series per key whose circuit is not closed, or that has answered calls at once: keys are the
+  // loaded customizations' names (and "preserve"), so the label values are bounded by the configuration.
+  readonly luaCircuitOpen = new Gauge({
+    name: `${METRIC_PREFIX}lua_circuit_open`,
+    help: 'Customizations whose calls are answered at once after timeouts in a row (circuit breaker): 1 while open or while one call is tried, by customization ("preserve": state-preservation JSONPath).',
+    labelNames: ['customization'] as const,
+    registers: this.registers,
+    collect: () => {
+      this.luaCircuitOpen.reset();
+      for (const circuit of this.circuits()) if (circuit.state !== 'closed') this.luaCircuitOpen.set({ customization: circuit.key }, 1);
+    },
+  });
+  readonly luaCircuitRefused = new Counter({
+    name: `${METRIC_PREFIX}lua_circuit_refused_total`,
+    help: "Calls answered at once, without running, because their customization's circuit was open, by customization.",
+    labelNames: ['customization'] as const,
+    registers: this.registers,
+    collect: () => {
+      // The pool keeps the totals; a customization it forgot (an idle one, past thousands) drops its series.
+      this.luaCircuitRefused.reset();
+      for (const circuit of this.circuits()) if (circuit.refused > 0) this.luaCircuitRefused.inc({ customization: circuit.key }, circuit.refused);
+    },
+  });
   readonly certificateReloads = new Counter({
     name: `${METRIC_PREFIX}certificate_reloads_total`,
     help: 'Serving certificate reload attempts by result.',
@@ -155,11 +180,7 @@ export class Metrics {
     this.openConnections.set(listener, open);
   }
 
-  /**
-   * Gauges read when Prometheus scrapes: the worker pool, its circuit breakers (one series per key whose
-   * circuit is not closed or has answered calls at once: keys are the loaded customizations) and the
-   * loaded customizations.
-   */
+  /** Gauges read when Prometheus scrapes: the worker pool (with its circuit breakers) and the loaded customizations. */
   watchUntrustedWork(
     stats: () => { workers: number; busy: number; queued: number; circuits?: CircuitStats[] },
     luaTargets: () => { builtin: number; user: number },
@@ -175,27 +196,7 @@ export class Metrics {
         this.set({ state: 'idle' }, s.workers - s.busy);
       },
     });
-    new Gauge({
-      name: `${METRIC_PREFIX}lua_circuit_open`,
-      help: 'Customizations whose calls are answered at once after timeouts in a row (circuit breaker): 1 while open or while one call is tried, by customization ("preserve": state-preservation JSONPath).',
-      labelNames: ['customization'] as const,
-      registers: this.registers,
-      collect() {
-        this.reset();
-        for (const circuit of stats().circuits ?? []) if (circuit.state !== 'closed') this.set({ customization: circuit.key }, 1);
-      },
-    });
-    new Counter({
-      name: `${METRIC_PREFIX}lua_circuit_refused_total`,
-      help: "Calls answered at once, without running, because their customization's circuit was open, by customization.",
-      labelNames: ['customization'] as const,
-      registers: this.registers,
-      collect() {
-        // The pool keeps the totals; a customization it forgot (an idle one, past thousands) drops its series.
-        this.reset();
-        for (const circuit of stats().circuits ?? []) if (circuit.refused > 0) this.inc({ customization: circuit.key }, circuit.refused);
-      },
-    });
+    this.circuits = () => stats().circuits ?? [];
     new Gauge({
       name: `${METRIC_PREFIX}untrusted_calls_queued`,
       help: 'Lua and JSONPath calls waiting for a free worker.',
