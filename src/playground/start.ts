@@ -3,10 +3,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadCustomizations, type LoadResult } from '../customizations/loader.ts';
+import type { LayerName } from '../interpreter/registry.ts';
 import { createRegistry, type LoadedRegistry } from '../interpreter/setup.ts';
 import { SampleLibrary } from './cases.ts';
 import { PlaygroundEngine } from './engine.ts';
 import { buildPlaygroundApp } from './server.ts';
+
+/** How the kind picker says where a kind comes from (its highest layer). */
+const LAYER_LABEL: Record<LayerName, string> = { 'user-lua': 'your customization', 'builtin-ts': 'built in', 'builtin-lua': 'shipped example' };
 
 export interface PlaygroundStartOptions {
   /** 0 picks a free port. */
@@ -61,7 +65,7 @@ export async function startPlayground(options: PlaygroundStartOptions): Promise<
       apiVersion: served.apiVersion,
       kind: served.kind,
       operations: served.operations,
-      layer: loaded.registry.interpretersFor(served.apiVersion, served.kind)[0]?.layer === 'user-lua' ? 'your customization' : 'built in',
+      layer: LAYER_LABEL[loaded.registry.interpretersFor(served.apiVersion, served.kind)[0]?.layer ?? 'builtin-ts'],
     }));
     const playground = buildPlaygroundApp({ engine, samples, kinds, assetsDir: options.assetsDir ?? join(root, 'dist', 'playground'), token: options.token });
     const host = options.host ?? '127.0.0.1';

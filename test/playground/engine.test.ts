@@ -106,6 +106,16 @@ describe('playground engine', () => {
     expect(op(run, 'InterpretHealth')).toMatchObject({ ok: false, code: 500, line: 13 });
   });
 
+  it('stops a runaway script with the server limits and says so on its card', async () => {
+    const limited = new PlaygroundEngine({ loaded, luaTimeoutMs: 200 });
+    const customization = RIC('function InterpretHealth(observedObj)\n  while true do end\nend');
+    const run = await limited.run({ customization, template: stringify(cloneSet), member: stringify(member) });
+    expect(op(run, 'InterpretHealth')).toMatchObject({ ok: false });
+    expect(op(run, 'InterpretHealth').message).toMatch(/time|deadline/i);
+    // The pool still answers afterwards.
+    expect(op(await engine.run({ template: stringify(cloneSet), member: stringify(member) }), 'InterpretHealth').ok).toBe(true);
+  });
+
   it('exports what is on screen as a testdata file that `karmada-interpreter test` passes', async () => {
     // Unhealthy by our script, healthy by the built-in module: the export must carry our answer.
     const customization = RIC('function InterpretHealth(observedObj)\n  return observedObj.status.availableReplicas >= 100\nend');
