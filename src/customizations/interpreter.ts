@@ -119,8 +119,9 @@ function isLuaScriptError(err: unknown): err is Error & LuaScriptErrorShape {
  * "customization <name>: <Function>: script line N (<file> line F): <lua message>" (the script line is
  * what Karmada reports; the file line is where to look); a deadline shows as
  * "timeout: ..." so it can be told apart from a script error, and a call not run because the
- * customization's calls kept timing out as "not run (circuit breaker): ..." (src/isolation/worker-pool.ts). Errors that are neither Lua errors nor
- * InterpreterErrors are bugs in our code: they pass through unchanged so the dispatcher logs them as such.
+ * customization's calls kept timing out as "not run (circuit breaker): ..." (src/isolation/worker-pool.ts).
+ * Errors that are neither Lua errors nor InterpreterErrors are bugs in our code: they pass through
+ * unchanged so the dispatcher logs them as such.
  */
 export function toInterpreterError(err: unknown, customization: string, functionName: string, source?: Pick<ScriptSource, 'file' | 'position'>): unknown {
   if (isLuaScriptError(err)) {
