@@ -7,11 +7,11 @@ import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildPlaygroundAssets } from '../src/playground/build-assets.ts';
+import { buildPlaygroundAssets } from '../web/playground/build.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BUILD_INFO = join(ROOT, 'dist', '.tsbuildinfo');
-const INPUTS = ['src', 'interpreters', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const INPUTS = ['src', 'web', 'interpreters', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
 /** The newest modification time (ms) of a file or folder tree; 0 when it does not exist. */
 export function newestChange(path: string): number {
@@ -48,7 +48,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     const result = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
     if (result.status !== 0) process.exit(result.status ?? 1);
-    // The page of `playground` (dist/playground) is built from src/ too.
+    // The page of `playground` (dist/playground), from web/playground/.
     await buildPlaygroundAssets(ROOT);
     const now = new Date();
     utimesSync(BUILD_INFO, now, now);

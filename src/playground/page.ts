@@ -1,4 +1,4 @@
-// The playground's HTML: a static shell the bundled script (src/playground/web/main.ts) fills in. The
+// The playground's HTML: a static shell the bundled script (web/playground/main.ts) fills in. The
 // per-start token is in a meta tag: only a page of this origin can read it (the server refuses other Hosts).
 export function pageHtml(token: string): string {
   return `<!doctype html>

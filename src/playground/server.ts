@@ -105,7 +105,7 @@ export function buildPlaygroundApp(options: PlaygroundOptions): PlaygroundApp {
     if (!body) return;
     return options.engine.preserve(text(body.customization), text(body.rules), text(body.member));
   });
-  app.post('/api/import', async (request, reply) => {
+  app.post('/api/open', async (request, reply) => {
     const body = objectBody(request, reply);
     return body && importText(text(body.text));
   });

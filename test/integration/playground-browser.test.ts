@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPlaygroundAssets } from '../../src/playground/build-assets.ts';
+import { buildPlaygroundAssets } from '../../web/playground/build.ts';
 import { startPlayground, type RunningPlayground } from '../../src/playground/start.ts';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));

@@ -6,8 +6,8 @@ export type DiffLine = { kind: ' ' | '-' | '+'; text: string };
 const LIMIT = 3000;
 
 export function lineDiff(before: string, after: string): DiffLine[] {
-  const a = before.replace(/\n$/, '').split('\n');
-  const b = after.replace(/\n$/, '').split('\n');
+  const a = lines(before);
+  const b = lines(after);
   if (a.length * b.length > (LIMIT * LIMIT) / 4) {
     return [...a.map((text) => ({ kind: '-' as const, text })), ...b.map((text) => ({ kind: '+' as const, text }))];
   }
@@ -30,4 +30,8 @@ export function lineDiff(before: string, after: string): DiffLine[] {
   while (i < a.length) out.push({ kind: '-', text: a[i++]! });
   while (j < b.length) out.push({ kind: '+', text: b[j++]! });
   return out;
+}
+
+function lines(text: string): string[] {
+  return text === '' ? [] : text.replace(/\n$/, '').split('\n');
 }

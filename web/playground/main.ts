@@ -386,7 +386,7 @@ async function pickSample(): Promise<void> {
 async function openFile(): Promise<void> {
   const file = fileInput.files?.[0];
   if (!file) return;
-  const read = await api<{ cases?: PageInputs[]; error?: string }>('/api/import', { text: await file.text() });
+  const read = await api<{ cases?: PageInputs[]; error?: string }>('/api/open', { text: await file.text() });
   fileInput.value = '';
   if (!read.cases) {
     status.textContent = `${file.name}: ${read.error}`;

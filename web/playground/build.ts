@@ -1,6 +1,7 @@
-// Bundles the playground's page (src/playground/web/) into dist/playground/main.js and main.css: one
-// script and one stylesheet the server serves itself, so the page fetches nothing from another origin.
-// Run by `npm run build` (and by scripts/build-if-stale.ts for `npm start`); esbuild is a build-time dependency.
+// Bundles the playground's page (web/playground/) into dist/playground/main.js and main.css: one script
+// and one stylesheet the server serves itself, so the page fetches nothing from another origin. Run by
+// `npm run build` (and scripts/build-if-stale.ts for `npm start`). It lives outside src/ because esbuild
+// and CodeMirror are build-time dependencies: nothing of them is imported by the code the image runs.
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -8,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 export async function buildPlaygroundAssets(root: string, outdir = join(root, 'dist', 'playground')): Promise<void> {
   const { build } = await import('esbuild');
   await build({
-    entryPoints: [join(root, 'src', 'playground', 'web', 'main.ts')],
+    entryPoints: [join(root, 'web', 'playground', 'main.ts')],
     outdir,
     bundle: true,
     minify: true,
