@@ -43,6 +43,7 @@ export async function run(args: string[]): Promise<number> {
     const playground = await startPlayground({ port, ...registry, karmadaCustomizations: karmada, luaTimeoutMs });
     for (const p of playground.loaded.problems) process.stderr.write(`error: ${p.file}: ${p.message}\n`);
     for (const p of playground.karmada?.errors ?? []) process.stderr.write(`error: ${p.file}: ${p.message}\n`);
+    if (!playground.pageBuilt) process.stderr.write('warning: the page is not built (dist/playground/main.js): run npm run build in the checkout\n');
     process.stdout.write(`playground: ${playground.url} (Ctrl-C stops it)\n`);
     const stop = () => void playground.close().then(() => process.exit(0));
     process.once('SIGINT', stop);

@@ -29,6 +29,8 @@ export interface PlaygroundStartOptions {
 
 export interface RunningPlayground {
   url: string;
+  /** False when the page's script is not built (dist/playground/main.js): the page says so too. */
+  pageBuilt: boolean;
   port: number;
   token: string;
   loaded: LoadedRegistry;
@@ -67,7 +69,8 @@ export async function startPlayground(options: PlaygroundStartOptions): Promise<
       operations: served.operations,
       layer: LAYER_LABEL[loaded.registry.interpretersFor(served.apiVersion, served.kind)[0]?.layer ?? 'builtin-ts'],
     }));
-    const playground = buildPlaygroundApp({ engine, samples, kinds, assetsDir: options.assetsDir ?? join(root, 'dist', 'playground'), token: options.token });
+    const assetsDir = options.assetsDir ?? join(root, 'dist', 'playground');
+    const playground = buildPlaygroundApp({ engine, samples, kinds, assetsDir, token: options.token });
     const host = options.host ?? '127.0.0.1';
     await playground.app.listen({ port: options.port, host });
     const address = playground.app.server.address();
@@ -75,6 +78,7 @@ export async function startPlayground(options: PlaygroundStartOptions): Promise<
     playground.allowHosts(port);
     return {
       url: `http://${host === '::1' ? '[::1]' : host}:${port}/`,
+      pageBuilt: existsSync(join(assetsDir, 'main.js')),
       port,
       token: playground.token,
       loaded,
