@@ -116,6 +116,28 @@ describe.skipIf(!CHROMIUM)('playground in chromium', () => {
     await expect.poll(() => card('InterpretHealth').innerText(), { timeout: 15_000 }).toContain('healthy: true');
   });
 
+  it('adds, duplicates and removes status items from the keyboard, and the aggregated status follows', async () => {
+    const items = page.locator('.cm-content[aria-label^="Status item"]');
+    const before = await items.count();
+    await expect.poll(() => card('AggregateStatus').innerText()).toContain('answered by');
+    await page.getByRole('button', { name: 'Add member cluster' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => items.count()).toBe(before + 1);
+    await page.getByRole('button', { name: `Duplicate status item ${before + 1}` }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => items.count()).toBe(before + 2);
+    expect(await items.nth(before + 1).innerText()).toContain(`clusterName: member${before + 1}`);
+    await page.getByRole('button', { name: `Remove status item ${before + 2}` }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: `Remove status item ${before + 1}` }).click();
+    await expect.poll(() => items.count()).toBe(before);
+    // A status item that is not YAML is marked in its own editor and AggregateStatus waits for it.
+    await replaceText(`Status item ${before}`, 'clusterName: [broken');
+    await expect.poll(() => card('AggregateStatus').innerText(), { timeout: 15_000 }).toContain('needs valid status items');
+    await page.keyboard.press('Control+Z');
+    await expect.poll(() => card('AggregateStatus').getAttribute('data-state'), { timeout: 15_000 }).toBe('ok');
+  });
+
   it('marks a Lua syntax error at its line of the customization file', async () => {
     await page.getByRole('button', { name: 'New for this kind' }).click();
     await expect.poll(() => card('InterpretHealth').innerText(), { timeout: 15_000 }).toContain('answered by your customization');

@@ -457,7 +457,11 @@ async function exportCase(): Promise<void> {
 }
 
 function newCustomization(): void {
-  const [apiVersion, kind] = (kindSelect.value || 'apps/v1 Deployment').split(' ');
+  // The template's kind (it may be a new one nothing serves yet), else the picked one.
+  const text = getText(template);
+  const [pickedVersion, pickedKind] = (kindSelect.value || 'example.io/v1 Widget').split(' ');
+  const apiVersion = /^apiVersion:\s*["']?([^\s"']+)/m.exec(text)?.[1] ?? pickedVersion;
+  const kind = /^kind:\s*["']?([^\s"']+)/m.exec(text)?.[1] ?? pickedKind;
   setText(
     customization,
     `apiVersion: config.karmada.io/v1alpha1
