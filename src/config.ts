@@ -32,7 +32,11 @@ export interface ServeConfig {
   luaTimeoutMs: number;
   /** Worker threads for Lua customizations and state-preservation JSONPath. */
   luaWorkers: number;
+  /** `--lua-workers auto`: the count was chosen from the CPUs, and may be lowered to fit the memory limit. */
+  luaWorkersAuto: boolean;
   luaMemoryLimit: number;
+  /** Set by `serve` once the configuration was fitted to the container's memory limit (server/memory-fit.ts). */
+  memoryFit?: { neededBytes: number; limit?: { bytes: number; file: string }; loweredFrom?: number };
   /** `--metrics-bind-address HOST:PORT`: also serve /metrics, /healthz, /readyz over plain HTTP there. */
   metricsBindAddress?: { host: string; port: number };
   shutdownDelayMs: number;
@@ -120,7 +124,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
     flag: 'max-connections',
     env: 'KARMADA_INTERPRETER_MAX_CONNECTIONS',
     default: '4096',
-    help: 'connections open at once on the webhook port (an idle one holds ~55KiB); further ones are closed as they arrive (counted in karmada_interpreter_connections_dropped_total)',
+    help: 'connections open at once on the webhook port (an idle one holds ~55KiB); at the maximum a new one takes the place of the longest-idle keep-alive connection, or is closed as it arrives when none is idle (counted in karmada_interpreter_connections_dropped_total)',
   },
   {
     flag: 'lua-timeout',
@@ -132,13 +136,13 @@ export const SERVE_OPTIONS: OptionSpec[] = [
     flag: 'lua-workers',
     env: 'KARMADA_INTERPRETER_LUA_WORKERS',
     default: 'auto',
-    help: 'worker threads for Lua customizations and state-preservation JSONPath [auto: CPUs, 2-8]',
+    help: 'worker threads for Lua customizations and state-preservation JSONPath [auto: CPUs, 2-8, fewer when the container memory limit cannot hold them]; a count the memory limit cannot hold stops the start (exit 2)',
   },
   {
     flag: 'lua-memory-limit',
     env: 'KARMADA_INTERPRETER_LUA_MEMORY_LIMIT',
     default: '128MiB',
-    help: 'memory one Lua call may take in its worker; past it the call fails (and a worker that keeps growing is terminated)',
+    help: 'memory one Lua call may take in its worker; past it the call fails (and a worker that keeps growing is terminated). A worker can hold up to 2x this + 112MiB: with the container memory limit it decides how many workers fit',
   },
   {
     flag: 'metrics-bind-address',
@@ -342,6 +346,7 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
     maxConnections: parsePositiveInteger(str('max-connections')!, 'max-connections'),
     luaTimeoutMs: positive(parseDuration(str('lua-timeout')!, 'lua-timeout'), 'lua-timeout'),
     luaWorkers: parseWorkers(str('lua-workers')!),
+    luaWorkersAuto: str('lua-workers')!.trim() === 'auto',
     luaMemoryLimit: parseSize(str('lua-memory-limit')!, 'lua-memory-limit'),
     ...(metricsBindAddress ? { metricsBindAddress } : {}),
     shutdownDelayMs: parseDuration(str('shutdown-delay')!, 'shutdown-delay'),

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { usageError, UsageError } from './common.ts';
 import { ConfigError, SERVE_OPTIONS, optionsHelp, serveConfig, type ServeConfig } from '../config.ts';
+import { containerMemoryLimit, fitMemory, MemoryFitError, type ContainerLimit } from '../server/memory-fit.ts';
 
 export const help = `Usage: karmada-interpreter serve [options]
 
@@ -22,7 +23,8 @@ Options:
 ${optionsHelp(SERVE_OPTIONS)}
 `;
 
-export async function run(args: string[]): Promise<number> {
+/** `memoryLimit`: the container's memory limit (the cgroup's; tests pass their own). */
+export async function run(args: string[], memoryLimit: () => ContainerLimit | undefined = containerMemoryLimit): Promise<number> {
   let config: ServeConfig & { help: boolean };
   try {
     config = serveConfig(args);
@@ -37,6 +39,14 @@ export async function run(args: string[]): Promise<number> {
   }
   const missing = missingStartFiles(config);
   if (missing) return usageError('serve', new UsageError(missing, { showHelp: false }));
+  // Before anything starts: a configuration the container's memory cannot hold ends in an OOM kill under load.
+  try {
+    const fit = fitMemory(config, memoryLimit());
+    config = { ...config, luaWorkers: fit.luaWorkers, memoryFit: fit };
+  } catch (error) {
+    if (error instanceof MemoryFitError) return usageError('serve', new UsageError(error.message, { showHelp: false }));
+    throw error;
+  }
   const { startServing } = await import('../server/start.ts');
   try {
     await startServing(config);

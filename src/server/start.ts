@@ -123,6 +123,11 @@ function batchedStdout() {
 
 export async function startServing(config: ServeConfig) {
   const logger = pino({ level: config.logLevel, base: { service: 'karmada-interpreter-webhook' } }, batchedStdout());
+  if (config.memoryFit?.loweredFrom !== undefined)
+    logger.warn(
+      { luaWorkers: config.luaWorkers, auto: config.memoryFit.loweredFrom, memoryLimitMiB: Math.floor(config.memoryFit.limit!.bytes / 1048576) },
+      '--lua-workers auto lowered to what the container memory limit holds (docs/operations.md, Sizing)',
+    );
   const metrics = new Metrics({ version: serverVersion() });
   const readiness = new Readiness();
   readiness.set('tls', false, 'not serving yet');
@@ -305,8 +310,23 @@ export async function startServing(config: ServeConfig) {
   const metricsAddress = metricsApp?.server.address();
   const metricsPort = typeof metricsAddress === 'object' && metricsAddress ? metricsAddress.port : undefined;
   const servedKinds = loaded.registry.served().map((served) => `${served.apiVersion} ${served.kind}`);
+  const memory = config.memoryFit
+    ? {
+        memoryNeededMiB: Math.ceil(config.memoryFit.neededBytes / 1048576),
+        memoryLimitMiB: config.memoryFit.limit && Math.floor(config.memoryFit.limit.bytes / 1048576),
+      }
+    : {};
   logger.info(
-    { host: config.host, port, metricsPort, kinds: servedKinds.length, servedKinds, luaWorkers: config.luaWorkers, readyMs: Math.round(performance.now()) },
+    {
+      host: config.host,
+      port,
+      metricsPort,
+      kinds: servedKinds.length,
+      servedKinds,
+      luaWorkers: config.luaWorkers,
+      ...memory,
+      readyMs: Math.round(performance.now()),
+    },
     'serving',
   );
   logger.flush(); // whoever waits for this line should not wait for the buffer

@@ -1,6 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, parseDuration, parseSize, SERVE_OPTIONS, serveConfig } from '../../src/config.ts';
 import { formatGoDuration, parseGoDuration } from '../../src/go/duration.ts';
 import { tempDirs } from '../support/temp-dirs.ts';
@@ -84,6 +84,32 @@ describe('serve configuration', () => {
     expect(parseSize('1000000', 'x')).toBe(1000000);
     expect(parseDuration('2m', 'x')).toBe(120000);
     expect(parseDuration('1.5s', 'x')).toBe(1500);
+  });
+});
+
+describe('serve and the container memory limit (decision 0017)', () => {
+  const MiB = 1024 * 1024;
+  const limit = (mib: number) => () => ({ bytes: mib * MiB, file: '/sys/fs/cgroup/memory.max' });
+
+  it('--lua-workers auto is marked as such, a number is explicit', () => {
+    expect(serveConfig([], {}).luaWorkersAuto).toBe(true);
+    expect(serveConfig([], { KARMADA_INTERPRETER_LUA_WORKERS: 'auto' }).luaWorkersAuto).toBe(true);
+    expect(serveConfig(['--lua-workers', '2'], {}).luaWorkersAuto).toBe(false);
+  });
+
+  it('refuses an explicit configuration the limit cannot hold: exit 2, naming the numbers and what to change', async () => {
+    const { run } = await import('../../src/cli/serve.ts');
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const code = await run(['--lua-workers', '4', '--lua-memory-limit', '64MiB', '--max-connections', '1024'], limit(768));
+      expect(code).toBe(2);
+      const text = stderr.mock.calls.map((call) => String(call[0])).join('');
+      expect(text).toMatch(/^serve: the configuration can take 1175 MiB: .*--lua-workers 4 × 240 MiB/);
+      expect(text).toContain("the container's memory limit is 768 MiB (/sys/fs/cgroup/memory.max)");
+      expect(text).toContain('Give one of: --lua-workers 2, or --lua-memory-limit 13MiB, or a memory limit of at least 1175 MiB');
+    } finally {
+      stderr.mockRestore();
+    }
   });
 });
 

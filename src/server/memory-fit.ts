@@ -1,0 +1,134 @@
+// Whether the server's configuration fits the container's memory limit (decision 0017). At start the
+// limit is read from the cgroup; what the configuration can hold at worst is the main thread's share
+// plus each Lua worker's. `--lua-workers auto` is lowered to what fits; an explicit configuration that
+// cannot fit is refused (a usage error naming the numbers and what to change), because the kernel's
+// OOM killer would otherwise end the pod in the middle of calls, every call on it with it.
+import { readFileSync } from 'node:fs';
+
+const MiB = 1024 * 1024;
+
+/**
+ * The main thread at rest: V8, fastify, the registry and the TypeScript modules (about 100 MiB measured,
+ * `dist/`, idle) with room for TLS sessions and answers being written.
+ */
+export const MAIN_BASELINE_BYTES = 128 * MiB;
+/** An open connection, TLS and HTTP state (decision 0009: 3000 idle connections held 163 MB). */
+export const CONNECTION_BYTES = 55 * 1024;
+/** A worker thread at rest: its isolate, Lua states and compile cache (about 14 MiB measured, idle). */
+export const WORKER_BASELINE_BYTES = 16 * MiB;
+
+/**
+ * The heap V8 lets a worker thread reach, from the resource limits src/isolation/worker-pool.ts gives it:
+ * old generation 64 MiB + twice the per-call limit, young generation 32 MiB. A call is stopped once it
+ * holds 1.25 times the limit, but the garbage it leaves behind is collected only as V8 nears this cap:
+ * a worker's resident memory was measured up to 2.3 times the limit (598 MiB at 256 MiB, 2,300 strings
+ * of 100 KB built in one call), so the cap, not the kill factor, bounds a worker.
+ */
+export function workerHeapCapBytes(luaMemoryLimit: number): number {
+  const limitMb = Math.ceil(luaMemoryLimit / MiB);
+  return (64 + 2 * limitMb + 32) * MiB;
+}
+
+export interface MemoryConfig {
+  luaWorkers: number;
+  luaMemoryLimit: number;
+  inflightBodyLimit: number;
+  maxConnections: number;
+}
+
+/** The main thread's share: at rest, request bodies held across calls, and a full connection table. */
+export function mainThreadBytes(config: Omit<MemoryConfig, 'luaWorkers' | 'luaMemoryLimit'>): number {
+  return MAIN_BASELINE_BYTES + config.inflightBodyLimit + config.maxConnections * CONNECTION_BYTES;
+}
+
+export function workerBytes(luaMemoryLimit: number): number {
+  return workerHeapCapBytes(luaMemoryLimit) + WORKER_BASELINE_BYTES;
+}
+
+/** The most the configuration can hold at once. */
+export function memoryNeeded(config: MemoryConfig): number {
+  return mainThreadBytes(config) + config.luaWorkers * workerBytes(config.luaMemoryLimit);
+}
+
+/** How many workers fit under `limitBytes` with this configuration (0 when not even one does). */
+export function workersThatFit(config: Omit<MemoryConfig, 'luaWorkers'>, limitBytes: number): number {
+  return Math.max(0, Math.floor((limitBytes - mainThreadBytes(config)) / workerBytes(config.luaMemoryLimit)));
+}
+
+/** The largest --lua-memory-limit (whole MiB) with which `workers` fit, or 0. */
+function largestCallLimitThatFits(config: MemoryConfig, limitBytes: number): number {
+  const perWorker = (limitBytes - mainThreadBytes(config)) / config.luaWorkers;
+  return Math.max(0, Math.floor((perWorker - WORKER_BASELINE_BYTES - 96 * MiB) / MiB / 2));
+}
+
+/** cgroup v2, then v1. */
+export const CGROUP_MEMORY_LIMIT_FILES = ['/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes'];
+/** cgroup v1 writes "no limit" as the largest page-aligned counter (9223372036854771712); anything near it is none. */
+const NO_LIMIT_ABOVE = 2 ** 60;
+
+export interface ContainerLimit {
+  bytes: number;
+  file: string;
+}
+
+/** The container's memory limit, or undefined when there is none (`max`, a huge v1 value, no cgroup file). */
+export function containerMemoryLimit(files = CGROUP_MEMORY_LIMIT_FILES, read = (file: string) => readFileSync(file, 'utf8')): ContainerLimit | undefined {
+  for (const file of files) {
+    let text: string;
+    try {
+      text = read(file).trim();
+    } catch {
+      continue; // not this cgroup version
+    }
+    if (text === 'max' || !/^\d+$/.test(text)) return undefined;
+    const bytes = Number(text);
+    return bytes >= NO_LIMIT_ABOVE ? undefined : { bytes, file };
+  }
+  return undefined;
+}
+
+export class MemoryFitError extends Error {}
+
+export interface Fit {
+  luaWorkers: number;
+  /** Set when `--lua-workers auto` was lowered to fit: the count auto chose. */
+  loweredFrom?: number;
+  neededBytes: number;
+  limit?: ContainerLimit;
+}
+
+const mib = (bytes: number) => `${Math.ceil(bytes / MiB)} MiB`;
+
+/** What the configuration needs, in words, for messages and the log. */
+export function describeNeed(config: MemoryConfig): string {
+  return (
+    `${mib(memoryNeeded(config))}: main thread ${mib(MAIN_BASELINE_BYTES)} + --inflight-body-limit ${mib(config.inflightBodyLimit)}` +
+    ` + --max-connections ${config.maxConnections} × 55 KiB (${mib(config.maxConnections * CONNECTION_BYTES)}) + --lua-workers ${config.luaWorkers} × ${mib(workerBytes(config.luaMemoryLimit))}` +
+    ` (a worker's heap cap of 2 × --lua-memory-limit ${mib(config.luaMemoryLimit)} + 96 MiB, and 16 MiB at rest)`
+  );
+}
+
+/**
+ * Fits the configuration to the container's memory limit: `auto` workers are lowered to what fits (at
+ * least one must); an explicit count that does not fit, or no worker fitting at all, is a MemoryFitError
+ * naming the numbers and what to change.
+ */
+export function fitMemory(config: MemoryConfig & { luaWorkersAuto: boolean }, limit: ContainerLimit | undefined): Fit {
+  const neededBytes = memoryNeeded(config);
+  if (!limit || neededBytes <= limit.bytes) return { luaWorkers: config.luaWorkers, neededBytes, limit };
+  const fits = workersThatFit(config, limit.bytes);
+  if (config.luaWorkersAuto && fits >= 1) {
+    const luaWorkers = fits;
+    return { luaWorkers, loweredFrom: config.luaWorkers, neededBytes: memoryNeeded({ ...config, luaWorkers }), limit };
+  }
+  const changes = [
+    ...(fits >= 1 ? [`--lua-workers ${fits}`] : []),
+    ...(largestCallLimitThatFits(config, limit.bytes) >= 1 ? [`--lua-memory-limit ${largestCallLimitThatFits(config, limit.bytes)}MiB`] : []),
+    `a memory limit of at least ${mib(neededBytes)}`,
+  ];
+  throw new MemoryFitError(
+    `the configuration can take ${describeNeed(config)}; the container's memory limit is ${mib(limit.bytes)} (${limit.file}), ` +
+      `so the kernel would kill the server under load. Give one of: ${changes.join(', or ')}` +
+      (config.maxConnections * CONNECTION_BYTES > 64 * MiB ? ` (or a lower --max-connections)` : ''),
+  );
+}

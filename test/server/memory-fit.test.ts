@@ -1,0 +1,110 @@
+// Memory sizing (src/server/memory-fit.ts, decision 0017): the container's limit from the cgroup, what a
+// configuration can hold, `auto` workers lowered to fit, an explicit configuration that cannot fit refused.
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { WorkerPool, type PoolWorker } from '../../src/isolation/worker-pool.ts';
+import {
+  containerMemoryLimit,
+  fitMemory,
+  MAIN_BASELINE_BYTES,
+  memoryNeeded,
+  MemoryFitError,
+  WORKER_BASELINE_BYTES,
+  workerHeapCapBytes,
+  workersThatFit,
+} from '../../src/server/memory-fit.ts';
+
+const MiB = 1024 * 1024;
+const V2 = '/cgroup/memory.max';
+const V1 = '/cgroup/memory/memory.limit_in_bytes';
+
+/** A reader over fake cgroup files; a file not given does not exist. */
+const files = (contents: Record<string, string>) => (file: string) => {
+  if (!(file in contents)) throw Object.assign(new Error(`ENOENT: ${file}`), { code: 'ENOENT' });
+  return contents[file]!;
+};
+
+describe('the container memory limit', () => {
+  it('is read from cgroup v2, else v1', () => {
+    expect(containerMemoryLimit([V2, V1], files({ [V2]: '805306368\n' }))).toEqual({ bytes: 768 * MiB, file: V2 });
+    expect(containerMemoryLimit([V2, V1], files({ [V1]: '536870912\n' }))).toEqual({ bytes: 512 * MiB, file: V1 });
+  });
+
+  it('is none for "max", cgroup v1\'s unlimited value, or no cgroup file', () => {
+    expect(containerMemoryLimit([V2, V1], files({ [V2]: 'max\n' }))).toBeUndefined();
+    expect(containerMemoryLimit([V2, V1], files({ [V1]: '9223372036854771712\n' }))).toBeUndefined();
+    expect(containerMemoryLimit([V2, V1], files({}))).toBeUndefined();
+  });
+});
+
+describe('what a configuration needs', () => {
+  const defaults = { luaWorkers: 2, luaMemoryLimit: 128 * MiB, inflightBodyLimit: 32 * MiB, maxConnections: 4096 };
+
+  it('is the main thread (at rest, bodies in flight, a full connection table) and each worker at its heap cap', () => {
+    expect(memoryNeeded({ ...defaults, luaWorkers: 0 })).toBe(MAIN_BASELINE_BYTES + 32 * MiB + 4096 * 55 * 1024);
+    expect(memoryNeeded(defaults) - memoryNeeded({ ...defaults, luaWorkers: 1 })).toBe(workerHeapCapBytes(128 * MiB) + WORKER_BASELINE_BYTES);
+  });
+
+  it("uses the heap cap the worker pool gives its workers (src/isolation/worker-pool.ts's resourceLimits)", async () => {
+    for (const limit of [64 * MiB, 128 * MiB, 300 * MiB]) {
+      let limits: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number } | undefined;
+      const pool = new WorkerPool({
+        workerUrl: new URL('file:///nothing.js'),
+        size: 1,
+        memoryLimitBytes: limit,
+        createWorker: (_url, options) => {
+          limits = options.resourceLimits;
+          return Object.assign(new EventEmitter(), {
+            postMessage: () => undefined,
+            terminate: async () => 0,
+            getHeapStatistics: async () => ({ used_heap_size: 0, external_memory: 0 }),
+            ref: () => undefined,
+            unref: () => undefined,
+          }) as unknown as PoolWorker;
+        },
+      });
+      void pool.start();
+      await pool.close();
+      expect(workerHeapCapBytes(limit)).toBe((limits!.maxOldGenerationSizeMb! + limits!.maxYoungGenerationSizeMb!) * MiB);
+    }
+  });
+
+  it('fits as it is when there is no limit or it is under the limit', () => {
+    expect(fitMemory({ ...defaults, luaWorkers: 8, luaWorkersAuto: true }, undefined)).toMatchObject({ luaWorkers: 8 });
+    const limit = { bytes: memoryNeeded(defaults), file: V2 };
+    expect(fitMemory({ ...defaults, luaWorkersAuto: false }, limit)).toEqual({ luaWorkers: 2, neededBytes: limit.bytes, limit });
+  });
+
+  it('lowers --lua-workers auto to what fits', () => {
+    const limit = { bytes: memoryNeeded({ ...defaults, luaWorkers: 3 }) + MiB, file: V2 };
+    const fit = fitMemory({ ...defaults, luaWorkers: 8, luaWorkersAuto: true }, limit);
+    expect(fit).toMatchObject({ luaWorkers: 3, loweredFrom: 8 });
+    expect(fit.neededBytes).toBeLessThanOrEqual(limit.bytes);
+    expect(workersThatFit(defaults, limit.bytes)).toBe(3);
+  });
+
+  it('refuses an explicit count that cannot fit, naming the numbers and what to change', () => {
+    const limit = { bytes: 512 * MiB, file: V2 };
+    const config = { ...defaults, luaWorkers: 2, luaMemoryLimit: 64 * MiB, maxConnections: 1024, luaWorkersAuto: false };
+    expect(() => fitMemory(config, limit)).toThrow(MemoryFitError);
+    let message = '';
+    try {
+      fitMemory(config, limit);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(`can take ${Math.ceil(memoryNeeded(config) / MiB)} MiB`);
+    expect(message).toContain("the container's memory limit is 512 MiB (/cgroup/memory.max)");
+    expect(message).toContain('--lua-workers 1');
+    expect(message).toMatch(/--lua-memory-limit \d+MiB/);
+    expect(message).toContain(`a memory limit of at least ${Math.ceil(memoryNeeded(config) / MiB)} MiB`);
+    // What it proposes fits.
+    const proposed = Number(/--lua-memory-limit (\d+)MiB/.exec(message)![1]) * MiB;
+    expect(memoryNeeded({ ...config, luaMemoryLimit: proposed })).toBeLessThanOrEqual(limit.bytes);
+    expect(memoryNeeded({ ...config, luaMemoryLimit: proposed + MiB })).toBeGreaterThan(limit.bytes);
+  });
+
+  it('refuses auto too when not even one worker fits', () => {
+    expect(() => fitMemory({ ...defaults, luaWorkers: 4, luaWorkersAuto: true }, { bytes: 512 * MiB, file: V1 })).toThrow(/memory limit is 512 MiB/);
+  });
+});
