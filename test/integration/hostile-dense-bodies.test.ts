@@ -50,7 +50,10 @@ function denseHealth(mebibytes: number) {
   return envelope;
 }
 
-/** A CloneSet Retain just within both bounds: objects of MAX_OBJECT_KEYS - 1 keys, MAX_BODY_VALUES - 10,000 values in all. */
+/**
+ * A CloneSet Retain just within the value and key bounds (about 1.2 MiB): objects of MAX_OBJECT_KEYS - 1
+ * unique keys, MAX_BODY_VALUES - 10,000 values in all.
+ */
 function retainAtTheBounds() {
   const envelope = example('cloneset-revisereplica');
   envelope.request.operation = 'Retain';
@@ -107,7 +110,7 @@ describe('dense bodies against the real server', () => {
     expect(ms).toBeLessThan(DEADLINE_MS + GRACE_MS);
   }, 60_000);
 
-  it('four Retains just within the bounds at once are answered, the probes beside them served', async () => {
+  it('four Retains just within the value and key bounds at once are answered, the probes beside them served', async () => {
     const envelope = retainAtTheBounds();
     const text = JSON.stringify(envelope);
     const answers = await beside(server, () => Promise.all([1, 2, 3, 4].map(() => interpretText(server, text, envelope))));
