@@ -238,6 +238,25 @@ describe('untrusted work on worker threads', () => {
     expect(diff(object, rebuilt)).toEqual([{ op: 'replace', path: '/spec/replicas', value: 3 }]);
   });
 
+  it('applies the patch without touching what the object shares with the request (AggregateStatus gets a shallow copy)', async () => {
+    // (No empty tables: AggregateStatus drops them, as Karmada does, which would change spec.)
+    const request = {
+      apiVersion: 'v1',
+      kind: 'W',
+      metadata: { name: 'w', labels: { a: '1' } },
+      spec: { replicas: 1, template: { x: 1 } },
+      status: { ready: 1 },
+    };
+    const before = JSON.stringify(request);
+    const given = { ...request, status: structuredClone(request.status) }; // as dispatch.ts hands it over
+    const script = 'function AggregateStatus(obj, items) obj.metadata.labels.b = "2" obj.status = { ready = #items } return obj end';
+    const aggregated = await work.call('AggregateStatus', script, [given, [{ clusterName: 'm' }]]);
+    expect(aggregated.metadata.labels).toEqual({ a: '1', b: '2' });
+    expect(aggregated.status).toEqual({ ready: 1 });
+    expect(JSON.stringify(request)).toBe(before);
+    expect(aggregated.spec).toBe(request.spec);
+  });
+
   it('refuses a result whose patch is past its bound, in the worker', async () => {
     const script = `function ReviseReplica(obj, replicas) local s = string.format("%1048576s", "") obj.spec.a, obj.spec.b, obj.spec.c, obj.spec.d, obj.spec.e = s, s, s, s, s return obj end`;
     let error: LuaScriptError | undefined;
