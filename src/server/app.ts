@@ -3,6 +3,7 @@
 // /preserve, the probes and /metrics, and answers that ask clients to reconnect while shutting down.
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from '../interpreter/registry.ts';
 import type { Exchange } from '../protocol/exchange.ts';
@@ -130,14 +131,24 @@ export function buildApp(options: AppOptions): FastifyInstance {
  * Node's HTTP/1 server loses a connection whose answer is written while its parser is still going through
  * a chunk of pipelined requests (the write pauses and resumes the parser inside its own run, which then
  * stops with HPE_PAUSED and the connection is destroyed with every queued answer: 1 of 1,000 pipelined
- * GET /healthz answered). Handing each request to fastify on the next turn of the event loop keeps every
- * write outside the parser's run; node then holds pipelined requests back by itself while answers queue.
+ * GET /healthz answered). A request that arrives while an earlier one on its connection is unanswered
+ * (pipelined) is handed to fastify on the next turn of the event loop, so its answer is written outside
+ * the parser's run; node then holds further pipelined requests back by itself while answers queue. A
+ * request alone on its connection (Karmada's, which never pipelines) is handed over at once, as before.
  */
 function answerAfterParsing(app: FastifyInstance): void {
   const server = app.server;
+  const unanswered = new WeakMap<Socket, number>();
   for (const handler of server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>) {
     server.removeListener('request', handler);
-    server.on('request', (request: IncomingMessage, response: ServerResponse) => setImmediate(handler, request, response));
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      const socket = request.socket;
+      const before = unanswered.get(socket) ?? 0;
+      unanswered.set(socket, before + 1);
+      response.once('close', () => unanswered.set(socket, (unanswered.get(socket) ?? 1) - 1));
+      if (before === 0) handler(request, response);
+      else setImmediate(handler, request, response);
+    });
   }
 }
 
