@@ -80,7 +80,21 @@ function early(uid: string, code: number, message: string): Exchange {
   return { response: failure(uid, code, message), uid, code };
 }
 
-export async function handleExchange(registry: Registry, raw: RawInterpretRequest): Promise<Exchange> {
+/** How a large request's synchronous work is spread out (src/server/interpret-route.ts); by default it all runs at once. */
+export interface ExchangeSteps {
+  /**
+   * Runs one synchronous step on a later event-loop turn, after other large requests' steps (OnePerTurn):
+   * parsing, interpreting and diffing an 8 MiB body each take tens of milliseconds, and run back to back
+   * they would hold other requests and probes for the sum.
+   */
+  step?: <T>(work: () => T) => Promise<T>;
+  /** The body's nesting was bounded as its bytes arrived (src/server/body-shape.ts): the parsed value needs no walk. */
+  nestingChecked?: boolean;
+}
+
+const inline = <T>(work: () => T): Promise<T> => Promise.resolve(work());
+
+export async function handleExchange(registry: Registry, raw: RawInterpretRequest, steps: ExchangeSteps = {}): Promise<Exchange> {
   if (raw.truncatedAt !== undefined) {
     return early(sniffUid(raw.body), 413, `request body exceeds the limit of ${raw.truncatedAt} bytes`);
   }
@@ -95,7 +109,7 @@ export async function handleExchange(registry: Registry, raw: RawInterpretReques
   } catch (error) {
     return early(sniffUid(text), 400, `request body is not valid JSON: ${(error as Error).message}`);
   }
-  if (nestsDeeperThan(parsed, MAX_NESTING_DEPTH)) {
+  if (!steps.nestingChecked && nestsDeeperThan(parsed, MAX_NESTING_DEPTH)) {
     return early(sniffUid(text), 400, `request nests deeper than ${MAX_NESTING_DEPTH} levels; Kubernetes objects nest a few dozen`);
   }
   const problem = envelopeProblem(parsed);
@@ -105,7 +119,8 @@ export async function handleExchange(registry: Registry, raw: RawInterpretReques
     const uid = typeof request?.uid === 'string' && !problem.startsWith('invalid ResourceInterpreterContext: request.uid') ? request.uid : '';
     return early(uid, 400, problem);
   }
-  return exchangeFor(registry, request!);
+  const step = steps.step ?? inline;
+  return step(() => exchangeFor(registry, request!, step));
 }
 
 /** What the dispatcher needs from a validated request. */
@@ -121,8 +136,8 @@ export function interpretInputOf(request: InterpreterRequest): InterpretInput {
   };
 }
 
-/** Runs a validated request and builds the response envelope. */
-export async function exchangeFor(registry: Registry, request: InterpreterRequest): Promise<Exchange> {
+/** Runs a validated request and builds the response envelope (the patch as a step of its own, see ExchangeSteps). */
+export async function exchangeFor(registry: Registry, request: InterpreterRequest, step: ExchangeSteps['step'] = inline): Promise<Exchange> {
   const input = interpretInputOf(request);
   const apiVersion = input.apiVersion;
   const outcome = await interpret(registry, input);
@@ -130,7 +145,8 @@ export async function exchangeFor(registry: Registry, request: InterpreterReques
     const response = failure(request.uid, outcome.code, outcome.message);
     return exchangeOf(request, apiVersion, response, outcome.code, outcome.implementation, outcome.cause, outcome.reason);
   }
-  return exchangeOf(request, apiVersion, responseEnvelope(successResponse(request, outcome)), 200, outcome.implementation);
+  const response = await step(() => successResponse(request, outcome));
+  return exchangeOf(request, apiVersion, responseEnvelope(response), 200, outcome.implementation);
 }
 
 function exchangeOf(

@@ -81,7 +81,10 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
     const context = new CallContext(raw.body, log, performance.now() + limitMs);
     metrics.inFlight.inc();
     const large = (raw.body?.length ?? 0) > LARGE_BODY_BYTES;
-    const handle = () => runWithRequestContext(context, () => handleExchange(registry, raw));
+    // Every body read here was bounded in nesting as it arrived (request-body.ts); a large one is parsed,
+    // interpreted and diffed in separate turns.
+    const steps = { nestingChecked: read !== undefined, ...(large ? { step: <T>(work: () => T) => largeSteps.run(work) } : {}) };
+    const handle = () => runWithRequestContext(context, () => handleExchange(registry, raw, steps));
     const work = read?.refused
       ? Promise.resolve(refusedAnswer(raw.body, read.refused))
       : (large ? largeSteps.run(handle) : handle()).catch((error: unknown) => internalError(raw.body, error));

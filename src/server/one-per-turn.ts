@@ -1,3 +1,5 @@
+import { AsyncResource } from 'node:async_hooks';
+
 /** Bodies this large (bytes, or characters once decoded) take tens of milliseconds of synchronous work per step. */
 export const LARGE_BODY_BYTES = 1024 * 1024;
 
@@ -11,10 +13,13 @@ export class OnePerTurn {
 
   /** Runs `step` on a later turn, after the steps queued before it; resolves with what it returns. */
   run<T>(step: () => T): Promise<T> {
+    // The step runs in its caller's async context (the request's, see interpreter/context.ts), not in that of
+    // whichever step happened to schedule the turn.
+    const bound = AsyncResource.bind(step);
     return new Promise<T>((resolve, reject) => {
       this.waiting.push(() => {
         try {
-          resolve(step());
+          resolve(bound());
         } catch (error) {
           reject(error as Error);
         } finally {

@@ -51,10 +51,12 @@ function denseHealth(mebibytes: number) {
 }
 
 /**
- * A CloneSet Retain just within the value and key bounds (about 1.2 MiB): objects of MAX_OBJECT_KEYS - 1
- * unique keys, MAX_BODY_VALUES - 10,000 values in all.
+ * A CloneSet Retain just within the value and key bounds: objects of MAX_OBJECT_KEYS - 1 unique keys,
+ * MAX_BODY_VALUES - 10,000 values in all; about 1.2 MiB, or with `keyPadding` characters added to each key,
+ * up to the body limit.
  */
-function retainAtTheBounds() {
+function retainAtTheBounds(keyPadding = 0) {
+  const pad = 'p'.repeat(keyPadding);
   const envelope = example('cloneset-revisereplica');
   envelope.request.operation = 'Retain';
   envelope.request.observedObject = structuredClone(envelope.request.object);
@@ -62,7 +64,7 @@ function retainAtTheBounds() {
   const perGroup = MAX_OBJECT_KEYS - 1;
   for (let g = 0; g < Math.floor((MAX_BODY_VALUES - 10_000) / perGroup); g++) {
     const group: Record<string, number> = {};
-    for (let i = 0; i < perGroup; i++) group[`k${g}-${i}`] = i;
+    for (let i = 0; i < perGroup; i++) group[`k${g}-${i}${pad}`] = i;
     groups[`g${g}`] = group;
   }
   envelope.request.object.spec.extra = groups;
@@ -113,6 +115,17 @@ describe('dense bodies against the real server', () => {
   it('four Retains just within the value and key bounds at once are answered, the probes beside them served', async () => {
     const envelope = retainAtTheBounds();
     const text = JSON.stringify(envelope);
+    const answers = await beside(server, () => Promise.all([1, 2, 3, 4].map(() => interpretText(server, text, envelope))));
+    for (const { context, ms } of answers) {
+      expect(context.response).toMatchObject({ successful: true });
+      expect(ms).toBeLessThan(DEADLINE_MS + GRACE_MS);
+    }
+  }, 120_000);
+  it('the worst body of the allowed size, 8 MiB at every bound, four at once: answered, its parse, interpretation and patch taking turns with the probes', async () => {
+    const envelope = retainAtTheBounds(83);
+    const text = JSON.stringify(envelope);
+    expect(text.length).toBeGreaterThan(7.5 * 1024 * 1024);
+    expect(text.length).toBeLessThan(8 * 1024 * 1024);
     const answers = await beside(server, () => Promise.all([1, 2, 3, 4].map(() => interpretText(server, text, envelope))));
     for (const { context, ms } of answers) {
       expect(context.response).toMatchObject({ successful: true });

@@ -1,4 +1,5 @@
 // Large requests' synchronous steps (decoding, interpreting, recording) take turns with other work.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import { OnePerTurn } from '../../src/server/one-per-turn.ts';
 
@@ -28,5 +29,22 @@ describe('OnePerTurn', () => {
     const next = steps.run(() => 'next');
     await expect(failing).rejects.toThrow('bad body');
     await expect(next).resolves.toBe('next');
+  });
+
+  it("runs each step in its caller's async context, not in that of the step before it", async () => {
+    const steps = new OnePerTurn();
+    const request = new AsyncLocalStorage<string>();
+    const seen: Array<string | undefined> = [];
+    // Request a's first step queues a's second step while b's step waits: the second runs after b's,
+    // scheduled from b's turn, and must still see a.
+    const a = request.run('a', () =>
+      steps.run(() => {
+        seen.push(request.getStore());
+        return steps.run(() => seen.push(request.getStore()));
+      }),
+    );
+    const b = request.run('b', () => steps.run(() => seen.push(request.getStore())));
+    await Promise.all([a, b]);
+    expect(seen).toEqual(['a', 'b', 'a']);
   });
 });
