@@ -35,8 +35,10 @@ export interface ServeConfig {
   /** `--lua-workers auto`: the count was chosen from the CPUs, and may be lowered to fit the memory limit. */
   luaWorkersAuto: boolean;
   luaMemoryLimit: number;
+  /** Settings left at their defaults, which `serve` may lower to fit the container's memory limit. */
+  defaulted?: { luaMemoryLimit: boolean; maxConnections: boolean };
   /** Set by `serve` once the configuration was fitted to the container's memory limit (server/memory-fit.ts). */
-  memoryFit?: { neededBytes: number; limit?: { bytes: number; file: string }; loweredFrom?: number };
+  memoryFit?: { neededBytes: number; limit?: { bytes: number; file: string }; lowered: string[] };
   /** `--metrics-bind-address HOST:PORT`: also serve /metrics, /healthz, /readyz over plain HTTP there. */
   metricsBindAddress?: { host: string; port: number };
   shutdownDelayMs: number;
@@ -284,6 +286,8 @@ export function parseOptions(specs: OptionSpec[], args: string[], env: NodeJS.Pr
     throw new ConfigError((error as Error).message);
   }
   const values: Record<string, string | string[] | undefined> = {};
+  /** Flags given neither on the command line nor in the environment: their defaults apply. */
+  const defaulted = new Set<string>();
   for (const spec of specs) {
     const flagValue = (parsed.values as Record<string, string | string[] | boolean | undefined>)[spec.flag];
     const fromFlag = typeof flagValue === 'boolean' ? String(flagValue) : flagValue;
@@ -296,13 +300,16 @@ export function parseOptions(specs: OptionSpec[], args: string[], env: NodeJS.Pr
             .map((v) => v.trim())
             .filter(Boolean)
         : fromEnv;
-    } else values[spec.flag] = spec.multiple ? [] : spec.default;
+    } else {
+      values[spec.flag] = spec.multiple ? [] : spec.default;
+      defaulted.add(spec.flag);
+    }
   }
-  return { values, help: Boolean(parsed.values.help) };
+  return { values, defaulted, help: Boolean(parsed.values.help) };
 }
 
 export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env): ServeConfig & { help: boolean } {
-  const { values, help } = parseOptions(SERVE_OPTIONS, args, env);
+  const { values, defaulted, help } = parseOptions(SERVE_OPTIONS, args, env);
   const str = (flag: string) => values[flag] as string | undefined;
   const list = (flag: string) => values[flag] as string[];
   const port = Number(str('port'));
@@ -348,6 +355,7 @@ export function serveConfig(args: string[], env: NodeJS.ProcessEnv = process.env
     luaWorkers: parseWorkers(str('lua-workers')!),
     luaWorkersAuto: str('lua-workers')!.trim() === 'auto',
     luaMemoryLimit: parseSize(str('lua-memory-limit')!, 'lua-memory-limit'),
+    defaulted: { luaMemoryLimit: defaulted.has('lua-memory-limit'), maxConnections: defaulted.has('max-connections') },
     ...(metricsBindAddress ? { metricsBindAddress } : {}),
     shutdownDelayMs: parseDuration(str('shutdown-delay')!, 'shutdown-delay'),
     shutdownTimeoutMs: parseDuration(str('shutdown-timeout')!, 'shutdown-timeout'),

@@ -42,7 +42,7 @@ export async function run(args: string[], memoryLimit: () => ContainerLimit | un
   // Before anything starts: a configuration the container's memory cannot hold ends in an OOM kill under load.
   try {
     const fit = fitMemory(config, memoryLimit());
-    config = { ...config, luaWorkers: fit.luaWorkers, memoryFit: fit };
+    config = { ...config, luaWorkers: fit.luaWorkers, luaMemoryLimit: fit.luaMemoryLimit, maxConnections: fit.maxConnections, memoryFit: fit };
   } catch (error) {
     if (error instanceof MemoryFitError) return usageError('serve', new UsageError(error.message, { showHelp: false }));
     throw error;

@@ -93,6 +93,11 @@ export interface Fit {
   luaWorkers: number;
   /** Set when `--lua-workers auto` was lowered to fit: the count auto chose. */
   loweredFrom?: number;
+  /** The values to serve with; lowered from their defaults when those did not fit (see `lowered`). */
+  luaMemoryLimit: number;
+  maxConnections: number;
+  /** What was lowered to fit, in words, for the log ("--max-connections 4096 → 256"). */
+  lowered: string[];
   neededBytes: number;
   limit?: ContainerLimit;
 }
@@ -108,27 +113,77 @@ export function describeNeed(config: MemoryConfig): string {
   );
 }
 
+/** The lowest values a default is lowered to: below them a default would surprise more than a refusal. */
+export const LOWEST_DEFAULT_CONNECTIONS = 256;
+export const LOWEST_DEFAULT_CALL_LIMIT = 32 * MiB;
+
+export interface FitInput extends MemoryConfig {
+  luaWorkersAuto: boolean;
+  /** Settings the user did not give (flag or environment), which may be lowered to fit like `auto` workers. */
+  defaulted?: { luaMemoryLimit?: boolean; maxConnections?: boolean };
+}
+
 /**
- * Fits the configuration to the container's memory limit: `auto` workers are lowered to what fits (at
- * least one must); an explicit count that does not fit, or no worker fitting at all, is a MemoryFitError
- * naming the numbers and what to change.
+ * Fits the configuration to the container's memory limit. Only what the user did not choose is lowered,
+ * in this order, each as far as needed: `auto` workers (to one), a default --max-connections (to 256), a
+ * default --lua-memory-limit (to 32 MiB). A configuration that still does not fit is a MemoryFitError
+ * naming the numbers and what to change: the user's own settings are never overridden.
  */
-export function fitMemory(config: MemoryConfig & { luaWorkersAuto: boolean }, limit: ContainerLimit | undefined): Fit {
-  const neededBytes = memoryNeeded(config);
-  if (!limit || neededBytes <= limit.bytes) return { luaWorkers: config.luaWorkers, neededBytes, limit };
-  const fits = workersThatFit(config, limit.bytes);
-  if (config.luaWorkersAuto && fits >= 1) {
-    const luaWorkers = fits;
-    return { luaWorkers, loweredFrom: config.luaWorkers, neededBytes: memoryNeeded({ ...config, luaWorkers }), limit };
+export function fitMemory(input: FitInput, limit: ContainerLimit | undefined): Fit {
+  const config: MemoryConfig = {
+    luaWorkers: input.luaWorkers,
+    luaMemoryLimit: input.luaMemoryLimit,
+    inflightBodyLimit: input.inflightBodyLimit,
+    maxConnections: input.maxConnections,
+  };
+  const fitted = (lowered: string[], loweredFrom?: number): Fit => ({
+    luaWorkers: config.luaWorkers,
+    ...(loweredFrom !== undefined ? { loweredFrom } : {}),
+    luaMemoryLimit: config.luaMemoryLimit,
+    maxConnections: config.maxConnections,
+    lowered,
+    neededBytes: memoryNeeded(config),
+    limit,
+  });
+  if (!limit || memoryNeeded(config) <= limit.bytes) return fitted([]);
+  const lowered: string[] = [];
+  let loweredFrom: number | undefined;
+  if (input.luaWorkersAuto) {
+    const workers = Math.max(1, workersThatFit(config, limit.bytes));
+    if (workers < config.luaWorkers) {
+      lowered.push(`--lua-workers auto ${config.luaWorkers} → ${workers}`);
+      loweredFrom = config.luaWorkers;
+      config.luaWorkers = workers;
+    }
   }
+  if (memoryNeeded(config) > limit.bytes && input.defaulted?.maxConnections) {
+    const room = limit.bytes - memoryNeeded({ ...config, maxConnections: 0 });
+    const connections = Math.max(LOWEST_DEFAULT_CONNECTIONS, Math.min(config.maxConnections, Math.floor(room / CONNECTION_BYTES)));
+    if (connections < config.maxConnections) {
+      lowered.push(`--max-connections ${config.maxConnections} → ${connections}`);
+      config.maxConnections = connections;
+    }
+  }
+  if (memoryNeeded(config) > limit.bytes && input.defaulted?.luaMemoryLimit) {
+    const callLimit = Math.max(LOWEST_DEFAULT_CALL_LIMIT, Math.min(config.luaMemoryLimit, largestCallLimitThatFits(config, limit.bytes) * MiB));
+    if (callLimit < config.luaMemoryLimit) {
+      lowered.push(`--lua-memory-limit ${mib(config.luaMemoryLimit)} → ${mib(callLimit)}`);
+      config.luaMemoryLimit = callLimit;
+    }
+  }
+  if (memoryNeeded(config) <= limit.bytes) return fitted(lowered, loweredFrom);
+  const asGiven = { ...input };
+  const neededBytes = memoryNeeded(asGiven);
+  const fits = workersThatFit(asGiven, limit.bytes);
+  const callLimit = largestCallLimitThatFits(asGiven, limit.bytes);
   const changes = [
     ...(fits >= 1 ? [`--lua-workers ${fits}`] : []),
-    ...(largestCallLimitThatFits(config, limit.bytes) >= 1 ? [`--lua-memory-limit ${largestCallLimitThatFits(config, limit.bytes)}MiB`] : []),
+    ...(callLimit >= 1 ? [`--lua-memory-limit ${callLimit}MiB`] : []),
     `a memory limit of at least ${mib(neededBytes)}`,
   ];
   throw new MemoryFitError(
-    `the configuration can take ${describeNeed(config)}; the container's memory limit is ${mib(limit.bytes)} (${limit.file}), ` +
+    `the configuration can take ${describeNeed(asGiven)}; the container's memory limit is ${mib(limit.bytes)} (${limit.file}), ` +
       `so the kernel would kill the server under load. Give one of: ${changes.join(', or ')}` +
-      (config.maxConnections * CONNECTION_BYTES > 64 * MiB ? ` (or a lower --max-connections)` : ''),
+      (asGiven.maxConnections * CONNECTION_BYTES > 64 * MiB ? ` (or a lower --max-connections)` : ''),
   );
 }

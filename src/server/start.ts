@@ -123,10 +123,10 @@ function batchedStdout() {
 
 export async function startServing(config: ServeConfig) {
   const logger = pino({ level: config.logLevel, base: { service: 'karmada-interpreter-webhook' } }, batchedStdout());
-  if (config.memoryFit?.loweredFrom !== undefined)
+  if (config.memoryFit?.lowered.length)
     logger.warn(
-      { luaWorkers: config.luaWorkers, auto: config.memoryFit.loweredFrom, memoryLimitMiB: Math.floor(config.memoryFit.limit!.bytes / 1048576) },
-      '--lua-workers auto lowered to what the container memory limit holds (docs/operations.md, Sizing)',
+      { lowered: config.memoryFit.lowered, memoryLimitMiB: Math.floor(config.memoryFit.limit!.bytes / 1048576) },
+      'settings left at their defaults were lowered to what the container memory limit holds (docs/operations.md, Sizing)',
     );
   const metrics = new Metrics({ version: serverVersion() });
   const readiness = new Readiness();

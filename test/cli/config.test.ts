@@ -97,6 +97,12 @@ describe('serve and the container memory limit (decision 0017)', () => {
     expect(serveConfig(['--lua-workers', '2'], {}).luaWorkersAuto).toBe(false);
   });
 
+  it('marks --lua-memory-limit and --max-connections left at their defaults, which may be lowered to fit', () => {
+    expect(serveConfig([], {}).defaulted).toEqual({ luaMemoryLimit: true, maxConnections: true });
+    expect(serveConfig(['--lua-memory-limit', '64MiB'], {}).defaulted).toEqual({ luaMemoryLimit: false, maxConnections: true });
+    expect(serveConfig([], { KARMADA_INTERPRETER_MAX_CONNECTIONS: '100' }).defaulted).toEqual({ luaMemoryLimit: true, maxConnections: false });
+  });
+
   it('refuses an explicit configuration the limit cannot hold: exit 2, naming the numbers and what to change', async () => {
     const { run } = await import('../../src/cli/serve.ts');
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

@@ -72,7 +72,14 @@ describe('what a configuration needs', () => {
   it('fits as it is when there is no limit or it is under the limit', () => {
     expect(fitMemory({ ...defaults, luaWorkers: 8, luaWorkersAuto: true }, undefined)).toMatchObject({ luaWorkers: 8 });
     const limit = { bytes: memoryNeeded(defaults), file: V2 };
-    expect(fitMemory({ ...defaults, luaWorkersAuto: false }, limit)).toEqual({ luaWorkers: 2, neededBytes: limit.bytes, limit });
+    expect(fitMemory({ ...defaults, luaWorkersAuto: false }, limit)).toEqual({
+      luaWorkers: 2,
+      luaMemoryLimit: defaults.luaMemoryLimit,
+      maxConnections: defaults.maxConnections,
+      lowered: [],
+      neededBytes: limit.bytes,
+      limit,
+    });
   });
 
   it('lowers --lua-workers auto to what fits', () => {
@@ -104,7 +111,32 @@ describe('what a configuration needs', () => {
     expect(memoryNeeded({ ...config, luaMemoryLimit: proposed + MiB })).toBeGreaterThan(limit.bytes);
   });
 
-  it('refuses auto too when not even one worker fits', () => {
+  it('refuses auto too when not even one worker fits and the other settings were chosen by the user', () => {
     expect(() => fitMemory({ ...defaults, luaWorkers: 4, luaWorkersAuto: true }, { bytes: 512 * MiB, file: V1 })).toThrow(/memory limit is 512 MiB/);
+  });
+
+  it('starts a 512 MiB pod with every default: auto workers, then the default connections, then the default call limit lowered', () => {
+    const serverDefaults = { luaWorkers: 4, luaWorkersAuto: true, luaMemoryLimit: 128 * MiB, inflightBodyLimit: 32 * MiB, maxConnections: 4096 };
+    const limit = { bytes: 512 * MiB, file: V2 };
+    const fit = fitMemory({ ...serverDefaults, defaulted: { luaMemoryLimit: true, maxConnections: true } }, limit);
+    expect(fit).toMatchObject({ luaWorkers: 1, loweredFrom: 4, maxConnections: 256 });
+    expect(fit.luaMemoryLimit).toBeLessThan(128 * MiB);
+    expect(fit.luaMemoryLimit).toBeGreaterThanOrEqual(32 * MiB);
+    expect(fit.neededBytes).toBeLessThanOrEqual(limit.bytes);
+    expect(fit.lowered).toEqual(['--lua-workers auto 4 → 1', '--max-connections 4096 → 256', expect.stringMatching(/^--lua-memory-limit 128 MiB → \d+ MiB$/)]);
+  });
+
+  it('lowers a default only as far as needed, and never below its floor', () => {
+    const config = { ...defaults, luaWorkers: 1, luaWorkersAuto: false, maxConnections: 4096, defaulted: { luaMemoryLimit: true, maxConnections: true } };
+    const room = memoryNeeded({ ...config, maxConnections: 2000 });
+    const fit = fitMemory(config, { bytes: room, file: V2 });
+    expect(fit).toMatchObject({ maxConnections: 2000, luaMemoryLimit: defaults.luaMemoryLimit });
+    // Far too little room: the floors hold and the configuration is refused.
+    expect(() => fitMemory(config, { bytes: 200 * MiB, file: V2 })).toThrow(MemoryFitError);
+  });
+
+  it("never lowers the user's own --max-connections or --lua-memory-limit", () => {
+    const config = { ...defaults, luaWorkers: 1, luaWorkersAuto: false, maxConnections: 4096, defaulted: { luaMemoryLimit: false, maxConnections: false } };
+    expect(() => fitMemory(config, { bytes: memoryNeeded(config) - MiB, file: V2 })).toThrow(MemoryFitError);
   });
 });
