@@ -12,6 +12,9 @@ import { applyKnownPatch, type PatchOperation } from '../protocol/patch.ts';
 import type { UntrustedWorkerData, WorkerReply } from './protocol.ts';
 import { defaultWorkerCount, WorkerPool, WorkerTaskError, type Answer, type StopReason } from './worker-pool.ts';
 
+/** The fair-share and breaker key of state-preservation JSONPath: a space keeps it apart from every customization name (a Kubernetes name has none). */
+export const PRESERVE_KEY = 'state preservation';
+
 export interface UntrustedWorkOptions {
   /** Worker threads (default: the machine's parallelism, between 2 and 8). */
   workers?: number;
@@ -56,7 +59,7 @@ export class UntrustedWork implements CustomizationRuntime {
     return this.pool.start();
   }
 
-  stats(): { workers: number; busy: number; queued: number } {
+  stats(): ReturnType<WorkerPool['stats']> {
     return this.pool.stats();
   }
 
@@ -72,7 +75,7 @@ export class UntrustedWork implements CustomizationRuntime {
   async evaluatePreservation(rules: StatePreservationRule[], status: unknown): Promise<PreservationResult> {
     let answer: Answer;
     try {
-      answer = await this.pool.run({ type: 'preserve', rules }, JSON.stringify(status ?? null), { key: 'preserve', timeoutMs: this.preserveTimeoutMs });
+      answer = await this.pool.run({ type: 'preserve', rules }, JSON.stringify(status ?? null), { key: PRESERVE_KEY, timeoutMs: this.preserveTimeoutMs });
     } catch (error) {
       if (error instanceof WorkerTaskError) throw new Error(`evaluating the state preservation rules ${error.message}`, { cause: error });
       throw error;

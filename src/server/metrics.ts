@@ -74,10 +74,10 @@ export class Metrics {
   /** The worker pool's circuit breakers, read when Prometheus scrapes (watchUntrustedWork sets it). */
   private circuits: () => CircuitStats[] = () => [];
   // One series per key whose circuit is not closed, or that has answered calls at once: keys are the
-  // loaded customizations' names (and "preserve"), so the label values are bounded by the configuration.
+  // loaded customizations' names (and "state preservation"), so the label values are bounded by the configuration.
   readonly luaCircuitOpen = new Gauge({
     name: `${METRIC_PREFIX}lua_circuit_open`,
-    help: 'Customizations whose calls are answered at once after timeouts in a row (circuit breaker): 1 while open or while one call is tried, by customization ("preserve": state-preservation JSONPath).',
+    help: 'Customizations whose calls are answered at once after timeouts in a row (circuit breaker): 1 while open or while one call is tried, by customization ("state preservation": the JSONPath of /preserve).',
     labelNames: ['customization'] as const,
     registers: this.registers,
     collect: () => {
