@@ -70,6 +70,12 @@ class CallContext implements RequestContext {
 
 export function registerInterpretRoute(app: FastifyInstance, options: InterpretRouteOptions): void {
   const { registry, metrics, maxAnswerMs, onExchange, largeSteps } = options;
+  // Exchanges are handed to the recorder a turn after their answer; closing waits for them, so the flush
+  // after app.close() (start.ts) sees every exchange answered before it.
+  const recordsOnTheirWay = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...recordsOnTheirWay]);
+  });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const read = request.body as ReadBody | undefined;
@@ -96,8 +102,9 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
     if (onExchange) {
       const meta = { replayed: isReplayedRequest(request.headers), requestBytes: raw.body?.length, requestText: raw.body };
       const record = () => onExchange(exchange, durationMs, meta);
-      if (large) void largeSteps.run(record);
-      else setImmediate(record);
+      const handedOver = large ? largeSteps.run(record) : new Promise<void>((resolve) => setImmediate(() => resolve(record())));
+      recordsOnTheirWay.add(handedOver);
+      void handedOver.catch(() => undefined).finally(() => recordsOnTheirWay.delete(handedOver));
     }
     return sendEnvelope(reply, exchange.response);
   };

@@ -1,5 +1,6 @@
 // POST /interpret over real connections and through inject(): the same route, the same bytes; what
 // the server does with connections (draining, timeouts) and with bodies (the byte budget, stalls).
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -326,3 +327,17 @@ const envelopeOf = (text: string) =>
 const gauge = async (app: ReturnType<typeof testApp>, name: string) =>
   Number(new RegExp(`^karmada_interpreter_${name} (\\S+)$`, 'm').exec((await app.inject('/metrics')).body)?.[1]);
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('recording and closing', () => {
+  it('closing waits for exchanges answered before it to reach the recorder (start.ts flushes the recorder after close)', async () => {
+    let closed = false;
+    const recorded: boolean[] = [];
+    const app = buildApp({ registry: testRegistry(), logger: pino({ level: 'silent' }), onExchange: () => void recorded.push(closed) });
+    const body = readFileSync(new URL('../../examples/requests/cloneset-interpretreplica.json', import.meta.url), 'utf8');
+    const answer = await app.inject({ method: 'POST', url: '/interpret', headers: { 'content-type': 'application/json' }, payload: body });
+    expect(answer.statusCode).toBe(200);
+    await app.close();
+    closed = true;
+    expect(recorded).toEqual([false]);
+  });
+});
