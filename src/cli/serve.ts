@@ -13,7 +13,7 @@ used (SANs: localhost, 127.0.0.1, ::1 and every --tls-san): generated at the fir
 --self-signed-dir for later ones, renewed 30 days before expiry; the CA file's path is logged.
 Lua customizations and state-preservation JSONPath run on worker threads with time and memory limits.
 
-Served: OpenKruise CloneSet (apps.kruise.io/v1alpha1) and Advanced StatefulSet (apps.kruise.io/v1beta1),
+Served: OpenKruise CloneSet (apps.kruise.io/v1alpha1 and v1beta1) and Advanced StatefulSet (apps.kruise.io/v1beta1),
 Argo Workflow (argoproj.io/v1alpha1), XlineCluster (xline.io.datenlord.com/v1alpha1 and
 xlineoperator.xline.cloud/v1alpha1), every kind of your --customizations, and the shipped Lua
 examples you enable with --examples: Rollout.argoproj.io (Argo Rollout), ScaledObject.keda.sh (KEDA).
