@@ -72,6 +72,9 @@ export const lobject: any = require('fengari/src/lobject.js');
 export const lvm: any = require('fengari/src/lvm.js');
 export const ltable: any = require('fengari/src/ltable.js');
 export const types: any = require('fengari/src/defs.js').constant_types;
+if (typeof ltable.GOPHER_MAX_ARRAY_INDEX !== 'number' || typeof lobject.luai_numpow !== 'function') {
+  throw new Error('node_modules/fengari carries an older patch (patches/fengari+0.1.5.patch): run `npm ci`');
+}
 
 /** A Lua value (lobject.js TValue): a type tag with variant bits, and its payload. */
 export interface TValue {
@@ -100,6 +103,8 @@ export interface Table {
   /** Which metamethods the table lacks, cached when it is a metatable; 0 after any write through the VM or lua_rawset. */
   flags: number;
   lazyValue?: object;
+  /** The patch's length of gopher-lua's array part (ltable.js track_arraylen); table.remove shrinks it. */
+  gopher_arraylen: number;
 }
 
 /** A Lua string (lstring.js TString): its bytes, and its hash once computed. */

@@ -11,7 +11,7 @@ interface LengthCache {
 }
 let lengthCache = new WeakMap<Table, LengthCache>();
 const NUMBER_TAG = 3; // defs.js LUA_TNUMBER (integer and float keys share it in the low bits)
-const GOPHER_MAX_ARRAY_INDEX = 67108864; // gopher-lua config.go MaxArrayIndex
+const GOPHER_MAX_ARRAY_INDEX: number = ltable.GOPHER_MAX_ARRAY_INDEX; // gopher-lua config.go MaxArrayIndex
 
 /**
  * `#t` as Karmada's VM computes it: gopher-lua's LTable.Len (table.go), the index of the last non-nil slot
@@ -115,9 +115,15 @@ function arrayKeysOf(table: Table): number[] {
   return keys;
 }
 
-/** fengari's next from the key at keyIndex, passing over array keys (already walked). */
+/**
+ * fengari's next from the key at keyIndex, passing over array keys (already walked) and the entries of
+ * deleted keys, which the patched ltable keeps in place with a nil value so that a key set again keeps its
+ * place (gopher-lua's keys list never forgets a key: table.go RawSetH, LTable.Next).
+ */
 function nextOtherKey(L: any, table: Table, keyIndex: number): boolean {
-  while (fengariNext(L, table, keyIndex)) if (!isArrayKeyValue(L.stack[keyIndex])) return true;
+  while (fengariNext(L, table, keyIndex)) {
+    if (L.stack[keyIndex + 1].type !== types.LUA_TNIL && !isArrayKeyValue(L.stack[keyIndex])) return true;
+  }
   return false;
 }
 

@@ -1,6 +1,7 @@
 // Numbers as gopher-lua has them (only float64), in place of three of fengari's functions: numerals and
 // string coercion (lobject.luaO_str2num), integer arguments of library functions (lvm.tointeger) and
-// numbers printed by tostring, `..` and coercion to strings (lobject.luaO_tostring).
+// numbers printed by tostring, `..` and coercion to strings (lobject.luaO_tostring); and `^` (lobject.luai_numpow).
+import { goMathPow } from '../gopher/go-math.ts';
 import { goParseNumber, luaNumberToString } from '../gopher/numbers.ts';
 import { lobject, lstring, lvm, to_luastring } from './fengari.ts';
 
@@ -31,3 +32,7 @@ lobject.luaO_tostring = function tostringLikeGopherLua(L: unknown, obj: any): vo
   const text = obj.ttisinteger() ? String(obj.value) : luaNumberToString(obj.value);
   obj.setsvalue(lstring.luaS_bless(L, to_luastring(text)));
 };
+
+// `^` is Go's math.Pow (go-math.ts) in gopher-lua (vm.go numberArith, compile.go constFold), as math.pow is: the patched
+// lvm (OP_POW) and lobject (numarith: constant folding, lua_arith) call lobject.luai_numpow.
+lobject.luai_numpow = goMathPow;

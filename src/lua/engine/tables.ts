@@ -3,6 +3,8 @@
 // call; outside engine/ the objects are opaque and read or written only through these.
 import { lobject, lstring, ltable, lua, types, type Table, type TableEntry, type TString, type TValue } from './fengari.ts';
 
+const GOPHER_MAX_ARRAY_INDEX: number = ltable.GOPHER_MAX_ARRAY_INDEX; // gopher-lua config.go MaxArrayIndex
+
 declare const opaque: unique symbol;
 /** A Lua table (ltable.js Table). */
 export type LuaTable = { readonly [opaque]: 'LuaTable' };
@@ -59,6 +61,8 @@ export function setLazyValue(t: LuaTable, value: object | undefined): void {
  * the API takes two pushes and a lua_rawset that hashes, looks up and clears dead keys per entry.
  */
 function append(t: Table, hash: unknown, key: TValue, value: TValue): void {
+  // As the patched ltable's track_arraylen: an integer key in [1, 2^26) is in gopher-lua's array part.
+  if (typeof hash === 'number' && hash > t.gopher_arraylen && hash < GOPHER_MAX_ARRAY_INDEX && Number.isInteger(hash)) t.gopher_arraylen = hash;
   const entry: TableEntry = { key, value, p: t.l, n: undefined };
   if (t.l) t.l.n = entry;
   else t.f = entry;
@@ -83,6 +87,7 @@ export function appendStringEntry(t: LuaTable, key: LuaString, value: LuaValue):
 export function copyEntries(source: LuaTable, target: LuaTable): void {
   const to = table(target);
   for (const [hash, entry] of table(source).strong) {
+    if (entry.value.type === types.LUA_TNIL) continue; // a deleted key, kept for its place in `next` order
     append(to, hash, new lobject.TValue(entry.key.type, entry.key.value), new lobject.TValue(entry.value.type, entry.value.value));
   }
 }
@@ -91,12 +96,30 @@ export function copyEntries(source: LuaTable, target: LuaTable): void {
 // `for (let e = firstEntry(t); e !== undefined; e = nextEntry(e))`. A loop, not a callback: the encoder
 // recurses through nested tables, and a frame more per level would overflow the stack sooner.
 
+// Deleted keys other than array indices stay in the list with a nil value (the patched ltable's
+// delete_entry, for gopher-lua's `next` order): both pass over them.
+
+function live(e: TableEntry | undefined): LuaEntry | undefined {
+  while (e !== undefined && e.value.type === types.LUA_TNIL) e = e.n;
+  return e as unknown as LuaEntry | undefined;
+}
+
 export function firstEntry(t: LuaTable): LuaEntry | undefined {
-  return table(t).f as unknown as LuaEntry | undefined;
+  return live(table(t).f);
 }
 
 export function nextEntry(e: LuaEntry): LuaEntry | undefined {
-  return entry(e).n as unknown as LuaEntry | undefined;
+  return live(entry(e).n);
+}
+
+/** gopher-lua's len(tb.array) for the table (ltable.js gopher_arraylen): at least `#t`, more with trailing nil slots. */
+export function gopherArrayLength(t: LuaTable): number {
+  return table(t).gopher_arraylen;
+}
+
+/** Sets it, as table.remove shrinks gopher-lua's array (table.go LTable.Remove). */
+export function setGopherArrayLength(t: LuaTable, length: number): void {
+  table(t).gopher_arraylen = length;
 }
 
 export function entryKey(e: LuaEntry): LuaValue {
@@ -187,10 +210,28 @@ export function markWritten(t: LuaTable): void {
   ltable.invalidateTMcache(table(t));
 }
 
+/**
+ * What the table holds, for unchangedSince. Fingerprinted tables (library tables, when first seen and once
+ * rebuilt through the API after a call changed them) are given an array part as long as their content
+ * (gopher_arraylen): rebuilding clears keys by setting them nil, which cannot shrink it.
+ */
+interface Fingerprint {
+  /** Key hash, value type and payload of each entry. */
+  entries: Array<[unknown, number, unknown]>;
+  arrayLength: number;
+}
+
 export function fingerprint(t: LuaTable): TableFingerprint {
-  const entries: Array<[unknown, number, unknown]> = [];
-  for (const [hash, entry] of table(t).strong) entries.push([hash, entry.value.type, entry.value.value]);
-  return entries as unknown as TableFingerprint;
+  const entries: Fingerprint['entries'] = [];
+  let arrayLength = 0;
+  for (const [hash, entry] of table(t).strong) {
+    if (entry.value.type === types.LUA_TNIL) continue;
+    entries.push([hash, entry.value.type, entry.value.value]);
+    if (typeof hash === 'number' && hash > arrayLength && hash < GOPHER_MAX_ARRAY_INDEX && Number.isInteger(hash)) arrayLength = hash;
+  }
+  table(t).gopher_arraylen = arrayLength;
+  const fp: Fingerprint = { entries, arrayLength };
+  return fp as unknown as TableFingerprint;
 }
 
 /**
@@ -199,9 +240,13 @@ export function fingerprint(t: LuaTable): TableFingerprint {
  */
 export function unchangedSince(t: LuaTable, fp: TableFingerprint): boolean {
   const strong = table(t).strong;
-  const entries = fp as unknown as Array<[unknown, number, unknown]>;
-  if (strong.size !== entries.length) return false;
-  if (table(t).flags === CHECKED) return true;
+  const { entries, arrayLength } = fp as unknown as Fingerprint;
+  if (table(t).gopher_arraylen !== arrayLength) return false; // nil slots left at the end, e.g. `math[5] = nil`
+  if (table(t).flags === CHECKED && strong.size === entries.length) return true;
+  // Deleted keys kept in place with a nil value (the patched ltable's delete_entry) are not entries.
+  let live = 0;
+  for (const entry of strong.values()) if (entry.value.type !== types.LUA_TNIL) live++;
+  if (live !== entries.length) return false;
   for (const [hash, type, value] of entries) {
     const entry = strong.get(hash);
     if (entry === undefined || entry.value.type !== type || entry.value.value !== value) return false;

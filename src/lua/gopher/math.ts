@@ -1,6 +1,8 @@
 // gopher-lua's math library where it is not fengari's (mathlib.go): floats from floor/ceil, Go's math
-// functions (pow, modf, ldexp, frexp, fmod), Lua 5.1 names (atan2, cosh, log10, mod...), max/min on numbers.
-import { goFrexp, goLdexp, goModf, goPow } from '../../go/math.ts';
+// functions (go-math.ts: sin, exp, log, pow... as Go computes them on amd64; modf, fmod), Lua 5.1 names
+// (atan2, cosh, log10, mod...), max/min on numbers.
+import { goModf } from '../../go/math.ts';
+import { goAcos, goAsin, goAtan, goAtan2, goCos, goCosh, goExp, goFrexp, goLdexp, goLog, goLog10, goMathPow, goSin, goSinh, goTan, goTanh } from './go-math.ts';
 import { lua, lauxlib } from '../engine/index.ts';
 import { goIntArg, raise, type CFunction } from './args.ts';
 
@@ -37,16 +39,24 @@ export const GOPHER_MATH_FUNCTIONS: Record<string, CFunction> = {
   // Lua 5.1 floor/ceil return floats; fengari's would return (32-bit) integers.
   floor: number1(Math.floor),
   ceil: number1(Math.ceil),
-  atan: number1(Math.atan),
+  // Go's own algorithms (go-math.ts): JavaScript's differ in the last bit, which tostring prints.
+  sin: number1(goSin),
+  cos: number1(goCos),
+  tan: number1(goTan),
+  asin: number1(goAsin),
+  acos: number1(goAcos),
+  atan: number1(goAtan),
   atan2: (L) => {
-    lua.lua_pushnumber(L, Math.atan2(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checknumber(L, 2)));
+    lua.lua_pushnumber(L, goAtan2(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checknumber(L, 2)));
     return 1;
   },
-  cosh: number1(Math.cosh),
-  sinh: number1(Math.sinh),
-  tanh: number1(Math.tanh),
-  log10: number1(Math.log10),
-  log: number1(Math.log),
+  cosh: number1(goCosh),
+  sinh: number1(goSinh),
+  tanh: number1(goTanh),
+  exp: number1(goExp),
+  log10: number1(goLog10),
+  // One argument: gopher-lua ignores a second (fengari's would be the base).
+  log: number1(goLog),
   // Go's expressions, in Go's order of operations (x * 180 / Pi rounds differently from x * (180 / Pi)).
   deg: number1((x) => (x * 180) / Math.PI),
   rad: number1((x) => (x * Math.PI) / 180),
@@ -62,7 +72,7 @@ export const GOPHER_MATH_FUNCTIONS: Record<string, CFunction> = {
     return 2;
   },
   pow: (L) => {
-    lua.lua_pushnumber(L, goPow(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checknumber(L, 2)));
+    lua.lua_pushnumber(L, goMathPow(lauxlib.luaL_checknumber(L, 1), lauxlib.luaL_checknumber(L, 2)));
     return 1;
   },
   ldexp: (L) => {

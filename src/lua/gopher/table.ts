@@ -1,7 +1,8 @@
 // gopher-lua's table library (tablelib.go) on top of `#` = its LTable.Len (engine/gopher-tables.ts): getn,
 // insert, remove, concat and sort with its bounds, its results and its errors.
-import { guardAllocation, lua, lauxlib, markWritten, tableAt, to_luastring } from '../engine/index.ts';
+import { gopherArrayLength, guardAllocation, lua, lauxlib, markWritten, setGopherArrayLength, tableAt, to_luastring } from '../engine/index.ts';
 import { goDecrement, goIntArg, goOptString, pushBytes, raise, typeName, type CFunction } from './args.ts';
+import { goSort } from './go-sort.ts';
 import { luaNumberToString } from './numbers.ts';
 
 const EMPTY_BYTES = new Uint8Array(0);
@@ -30,9 +31,10 @@ export const tableGetn: CFunction = (L) => {
 };
 
 /**
- * tableInsert: with two arguments, append (a nil value is ignored); with a position, shift the slots
- * from it up by one when it lies within the array, and otherwise just set t[pos] (no "position out of
- * bounds" error); extra arguments are ignored.
+ * tableInsert (table.go LTable.Append, Insert): with two arguments, append at `#t + 1` (a nil value is
+ * ignored); with a position within gopher-lua's array part (its length counts trailing nil slots), shift
+ * the slots from it up by one, the array growing by one; otherwise just set t[pos] (no "position out of
+ * bounds" error). Extra arguments are ignored.
  */
 export const tableInsert: CFunction = (L) => {
   lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
@@ -46,53 +48,64 @@ export const tableInsert: CFunction = (L) => {
     return 0;
   }
   const position = goIntArg(L, 2);
-  const n = tableLength(L, 1);
-  if (position > n || position <= 0) {
+  const n = tableLength(L, 1); // fills a lazy table before its array length is read
+  const t = tableAt(L, 1);
+  const arrayLength = Math.max(gopherArrayLength(t), n);
+  if (position > arrayLength || position <= 0) {
     lua.lua_pushvalue(L, 3);
     setTableAt(L, 1, position);
     return 0;
   }
+  // Slots above #t are nil: only the values from position to #t move.
   for (let i = n; i >= position; i--) {
     lua.lua_geti(L, 1, i);
     lua.lua_seti(L, 1, i + 1);
   }
   lua.lua_pushvalue(L, 3);
   lua.lua_seti(L, 1, position);
+  setGopherArrayLength(t, Math.max(gopherArrayLength(t), arrayLength + 1));
   return 0;
 };
 
 /**
- * tableRemove: without a position, or with one at or beyond the last slot or below 1, the last element is
- * removed and returned; a position past the end removes nothing; otherwise the slots above shift down.
- * Always one result (nil when nothing was removed).
+ * tableRemove (table.go LTable.Remove): on gopher-lua's array part, whose length counts the nil slots left
+ * at its end (`t[#t] = nil`, `{1, 2, nil}`): without a position, or with one at its last slot or below 1,
+ * the last slot is removed and its value returned, nil for a nil slot (so `#t` stays); a position past the
+ * end removes nothing; otherwise the slots above shift down. Always one result (nil when nothing was removed).
  */
 export const tableRemove: CFunction = (L) => {
   lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
   const position = lua.lua_gettop(L) === 1 ? -1 : goIntArg(L, 2);
-  const n = tableLength(L, 1);
+  const n = tableLength(L, 1); // fills a lazy table before its array length is read
   lua.lua_settop(L, 1);
-  if (n === 0) {
+  const t = tableAt(L, 1);
+  const arrayLength = Math.max(gopherArrayLength(t), n);
+  if (arrayLength === 0) {
     lua.lua_pushnil(L);
     return 1;
   }
   const i = goDecrement(position);
-  if (i >= n) {
+  if (i >= arrayLength) {
     lua.lua_pushnil(L);
     return 1;
   }
-  if (i === n - 1 || i < 0) {
-    lua.lua_geti(L, 1, n);
+  if (i === arrayLength - 1 || i < 0) {
+    lua.lua_geti(L, 1, arrayLength);
     lua.lua_pushnil(L);
-    lua.lua_seti(L, 1, n);
-    return 1;
+    lua.lua_seti(L, 1, arrayLength);
+  } else {
+    lua.lua_geti(L, 1, position); // the result, kept at index 2
+    // Slots above #t are nil: only the values up to #t move.
+    for (let k = position; k < n; k++) {
+      lua.lua_geti(L, 1, k + 1);
+      lua.lua_seti(L, 1, k);
+    }
+    if (position <= n) {
+      lua.lua_pushnil(L);
+      lua.lua_seti(L, 1, n);
+    }
   }
-  lua.lua_geti(L, 1, position); // the result, kept at index 2
-  for (let k = position; k < n; k++) {
-    lua.lua_geti(L, 1, k + 1);
-    lua.lua_seti(L, 1, k);
-  }
-  lua.lua_pushnil(L);
-  lua.lua_seti(L, 1, n);
+  setGopherArrayLength(t, arrayLength - 1);
   return 1;
 };
 
@@ -144,50 +157,47 @@ export const tableConcat: CFunction = (L) => {
   return 1;
 };
 
-/** What sorting costs per element: an entry of the scratch table (~165 bytes), the order array and sort's own. */
-const SORT_BYTES_PER_ELEMENT = 200;
-
 /**
- * table.sort without Lua 5.3's "invalid order function for sorting": gopher-lua sorts with Go's sort
- * package, which never raises for an inconsistent comparator (e.g. `a.x <= b.x`). Values are copied
- * to a scratch table, indices sorted in JS (the Lua comparator still runs under the count hook), and
- * written back.
+ * tableSort: gopher-lua sorts its whole array part in place, trailing nil slots included, with Go's
+ * sort.Sort (go-sort.ts): never "invalid order function for sorting" for an inconsistent comparator (e.g.
+ * `a.x <= b.x`), equal elements left where Go's pdqsort leaves them, a nil slot compared like any value
+ * (an error without a comparator, the comparator's argument with one), and the swaps made before an error
+ * kept. The Lua comparator runs under the count hook.
  */
 export const tableSort: CFunction = (L) => {
   lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  const n = lauxlib.luaL_len(L, 1);
-  const hasComparator = !lua.lua_isnoneornil(L, 2);
+  const hasComparator = lua.lua_gettop(L) !== 1;
   if (hasComparator) lauxlib.luaL_checktype(L, 2, lua.LUA_TFUNCTION);
+  const length = lauxlib.luaL_len(L, 1); // fills a lazy table before its array length is read
+  const n = Math.max(gopherArrayLength(tableAt(L, 1)), length);
   lua.lua_settop(L, 2);
-  guardAllocation(L, n * SORT_BYTES_PER_ELEMENT);
-  lua.lua_createtable(L, n, 0); // 3: scratch copy
-  for (let i = 1; i <= n; i++) {
-    lua.lua_rawgeti(L, 1, i);
-    lua.lua_rawseti(L, 3, i);
-  }
-  const lessThan = (a: number, b: number): boolean => {
-    if (hasComparator) {
-      lua.lua_pushvalue(L, 2);
-      lua.lua_rawgeti(L, 3, a);
-      lua.lua_rawgeti(L, 3, b);
-      lua.lua_call(L, 2, 1);
-      const result = lua.lua_toboolean(L, -1);
-      lua.lua_pop(L, 1);
-      return result;
-    }
-    lua.lua_rawgeti(L, 3, a);
-    lua.lua_rawgeti(L, 3, b);
-    const result = lua.lua_compare(L, -2, -1, lua.LUA_OPLT);
-    lua.lua_pop(L, 2);
-    return result;
-  };
-  const order = Array.from({ length: n }, (_, i) => i + 1);
-  order.sort((a, b) => (lessThan(a, b) ? -1 : lessThan(b, a) ? 1 : 0));
-  order.forEach((from, i) => {
-    lua.lua_rawgeti(L, 3, from);
-    lua.lua_rawseti(L, 1, i + 1);
-  });
-  // lua_rawseti, unlike the VM's writes, does not mark the table written (state.ts relies on the mark).
+  // lua_rawseti, unlike the VM's writes, does not mark the table written (state.ts relies on the mark);
+  // marked first, since a comparator's error can stop the sort after some swaps.
   markWritten(tableAt(L, 1));
+  goSort(
+    {
+      less(i, j) {
+        if (hasComparator) lua.lua_pushvalue(L, 2);
+        lua.lua_rawgeti(L, 1, i + 1);
+        lua.lua_rawgeti(L, 1, j + 1);
+        if (hasComparator) {
+          lua.lua_call(L, 2, 1);
+          const result = lua.lua_toboolean(L, -1);
+          lua.lua_pop(L, 1);
+          return result;
+        }
+        const result = lua.lua_compare(L, -2, -1, lua.LUA_OPLT);
+        lua.lua_pop(L, 2);
+        return result;
+      },
+      swap(i, j) {
+        lua.lua_rawgeti(L, 1, i + 1);
+        lua.lua_rawgeti(L, 1, j + 1);
+        lua.lua_rawseti(L, 1, i + 1);
+        lua.lua_rawseti(L, 1, j + 1);
+      },
+    },
+    n,
+  );
   return 0;
 };
