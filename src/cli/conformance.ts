@@ -96,20 +96,25 @@ async function execute(args: string[]): Promise<number> {
     timeoutSeconds: 10,
   });
   try {
-    const result = await runTestFiles(files, async (tc: TestCase) => {
-      const input = caseInput(tc);
-      if (typeof input === 'string') return input;
-      if (!loaded.registry.serves(input.apiVersion, input.kind)) return SKIP;
-      const context = karmadaRequest(input);
-      // Karmada's client never sends an empty list (omitempty) but its harness runs the script with one:
-      // send it as [] so the case still tests that an empty list reaches the script as a list, not nil.
-      if (input.aggregatedStatus?.length === 0) context.request!.aggregatedStatus = [];
-      try {
-        return resultsFromResponse(context.request!, await client.call(context));
-      } catch (error) {
-        return `${input.operation}: ${(error as Error).message}`;
-      }
-    });
+    const result = await runTestFiles(
+      files,
+      async (tc: TestCase) => {
+        const input = caseInput(tc);
+        if (typeof input === 'string') return input;
+        if (!loaded.registry.serves(input.apiVersion, input.kind)) return SKIP;
+        const context = karmadaRequest(input);
+        // Karmada's client never sends an empty list (omitempty) but its harness runs the script with one:
+        // send it as [] so the case still tests that an empty list reaches the script as a list, not nil.
+        if (input.aggregatedStatus?.length === 0) context.request!.aggregatedStatus = [];
+        try {
+          return resultsFromResponse(context.request!, await client.call(context));
+        } catch (error) {
+          return `${input.operation}: ${(error as Error).message}`;
+        }
+      },
+      undefined,
+      { asKarmada: true },
+    );
     const deliberate: string[] = [];
     const failed = [];
     for (const failure of result.failed) {

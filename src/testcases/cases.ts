@@ -159,10 +159,17 @@ export function expectationProblem(output: unknown): string | undefined {
   return undefined;
 }
 
-/** Compares like Karmada's deepEqual per result key; returns the differences (empty = pass). */
-export function compareResults(expected: Record<string, unknown>, actual: CaseResults): string[] {
+/**
+ * Compares like Karmada's deepEqual per result key; returns the differences (empty = pass). With
+ * `asKarmada`, an empty `output` passes, as in Karmada's own harness (thirdparty_test.go compares only the
+ * keys it lists, so `output: {}` asks only that the call succeed): that is how `conformance` judges
+ * Karmada's corpus, whose cases are Karmada's to define.
+ */
+export function compareResults(expected: Record<string, unknown>, actual: CaseResults, options: { asKarmada?: boolean } = {}): string[] {
   const refused = expectationProblem(expected);
-  if (refused !== undefined) return [refused];
+  if (refused !== undefined && !(options.asKarmada && Object.keys(expected ?? {}).length === 0 && typeof expected === 'object' && !Array.isArray(expected))) {
+    return [refused];
+  }
   const problems: string[] = [];
   for (const [key, want] of Object.entries(expected)) {
     if (!(key in actual)) {

@@ -75,6 +75,8 @@ export async function runTestFiles(
   files: string[],
   runCase: (tc: TestCase) => Promise<CaseResults | string | typeof SKIP>,
   cwd = process.cwd(),
+  /** Judge as Karmada's own harness does (compareResults `asKarmada`): for `conformance`. */
+  compare: { asKarmada?: boolean } = {},
 ): Promise<RunSummary> {
   const summary: RunSummary = { passed: 0, failed: [], skipped: 0, passedCases: [] };
   for (const file of files) {
@@ -91,7 +93,7 @@ export async function runTestFiles(
         summary.skipped += 1;
         continue;
       }
-      const problems = typeof results === 'string' ? [results] : compareResults(tc.output ?? {}, results);
+      const problems = typeof results === 'string' ? [results] : compareResults(tc.output ?? {}, results, compare);
       if (problems.length === 0) {
         summary.passed += 1;
         summary.passedCases.push({ file: relative(cwd, file), name: tc.name });
