@@ -87,9 +87,9 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
     const context = new CallContext(raw.body, log, performance.now() + limitMs);
     metrics.inFlight.inc();
     const large = (raw.body?.length ?? 0) > LARGE_BODY_BYTES;
-    // Every body read here was bounded in nesting as it arrived (request-body.ts); a large one is parsed,
-    // interpreted and diffed in separate turns.
-    const steps = { nestingChecked: read !== undefined, ...(large ? { step: <T>(work: () => T) => largeSteps.run(work) } : {}) };
+    // A body counted as it arrived (request-body.ts) needs no nesting walk once parsed; a large one is
+    // parsed, interpreted and diffed in separate turns.
+    const steps = { nestingChecked: read?.shapeChecked === true, ...(large ? { step: <T>(work: () => T) => largeSteps.run(work) } : {}) };
     const handle = () => runWithRequestContext(context, () => handleExchange(registry, raw, steps));
     const work = read?.refused
       ? Promise.resolve(refusedAnswer(raw.body, read.refused))

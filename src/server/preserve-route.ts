@@ -6,6 +6,7 @@ import type { Registry } from '../interpreter/registry.ts';
 import { statusReflector } from '../interpreter/reflect.ts';
 import { InterpreterError } from '../interpreter/types.ts';
 import { PreservationInputError, preserveForObject, type EvaluateRules, type ReflectStatus } from '../preservation/index.ts';
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../protocol/exchange.ts';
 import type { ReadBody } from './request-body.ts';
 
 export function registerPreserveRoute(app: FastifyInstance, registry: Registry, options: { evaluate?: EvaluateRules; reflect?: ReflectStatus } = {}): void {
@@ -19,6 +20,9 @@ export function registerPreserveRoute(app: FastifyInstance, registry: Registry, 
       input = JSON.parse(body?.body ?? '');
     } catch (error) {
       return reply.code(400).send({ error: `body is not valid JSON: ${(error as Error).message}` });
+    }
+    if (!body?.shapeChecked && nestsDeeperThan(input, MAX_NESTING_DEPTH)) {
+      return reply.code(400).send({ error: `body nests deeper than ${MAX_NESTING_DEPTH} levels; Kubernetes objects nest a few dozen` });
     }
     if (!input || typeof input !== 'object' || Array.isArray(input)) {
       return reply.code(400).send({ error: 'body must be an object {"policy" | "rules", "observedObject"}' });

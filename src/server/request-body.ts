@@ -36,7 +36,16 @@ export interface ReadBody {
   truncatedAt?: number;
   /** Set when the body holds more than the bounds allow (body-shape.ts): which bound, as a message. */
   refused?: string;
+  /** The body's shape (nesting included) was counted as it arrived: bodies of SHAPE_FROM_BYTES and more. */
+  shapeChecked?: boolean;
 }
+
+/**
+ * Bodies shorter than this are not counted (counting costs about as much as parsing): they cannot reach
+ * the bounds on values (at least 2 bytes each: 32,768) or keys in one object (at least 6 bytes each:
+ * 10,922). Their nesting is checked on the parsed value instead (src/protocol/exchange.ts).
+ */
+export const SHAPE_FROM_BYTES = 64 * 1024;
 
 /** The bytes one request holds in the budget, from its first byte until its answer is sent. */
 export class Reservation {
@@ -129,7 +138,8 @@ class BodyReader {
   /** The body's beginning once it is refused (too large, or past a shape bound); later bytes are dropped. */
   private kept: string | undefined;
   private refused: string | undefined;
-  private readonly shape = new BodyShape();
+  /** Counts the body once it reaches SHAPE_FROM_BYTES (from its first byte on). */
+  private shape: BodyShape | undefined;
   /** performance.now() of the last chunk (or of being resumed: waiting for room is not the sender's stall). */
   private lastActivity = performance.now();
   private readonly budget: BodyBudget;
@@ -179,7 +189,13 @@ class BodyReader {
     this.lastActivity = performance.now();
     this.size += chunk.length;
     if (this.kept !== undefined) return; // refused: read and dropped
-    if (this.size <= this.bodyLimit) this.refused = this.shape.feed(chunk);
+    if (this.size <= this.bodyLimit && this.size >= SHAPE_FROM_BYTES) {
+      if (!this.shape) {
+        this.shape = new BodyShape();
+        for (const earlier of this.chunks) this.shape.feed(earlier);
+      }
+      this.refused = this.shape.feed(chunk);
+    }
     if (this.size > this.bodyLimit || this.refused !== undefined) {
       // Only the beginning is copied: a refused body may already hold megabytes.
       this.kept = Buffer.concat([...this.chunks, chunk], Math.min(this.size, KEEP_WHEN_TRUNCATED)).toString('utf8');
@@ -201,7 +217,8 @@ class BodyReader {
     const chunks = this.chunks;
     this.chunks = [];
     // One chunk (most requests: a small body in one TLS record) is decoded as it is.
-    const decode = () => ({ body: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size)).toString('utf8') });
+    const shapeChecked = this.shape !== undefined;
+    const decode = () => ({ body: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size)).toString('utf8'), shapeChecked });
     if (this.size > LARGE_BODY_BYTES) this.budget.largeSteps.run(decode).then(this.resolve, this.reject);
     else this.resolve(decode());
   };

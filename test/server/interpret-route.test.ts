@@ -300,6 +300,39 @@ describe('bounds on what a body holds', () => {
     expect((await sendHttp(app, { method: 'GET', url: '/healthz' })).status).toBe(200);
   });
 
+  it('a body is counted from its first byte, also the bytes that arrived before it was long enough to be counted', async () => {
+    // 20,001 short keys (about 220 KB): counting only from 64 KiB on would miss about 6,000 of them.
+    const keys = Object.fromEntries(Array.from({ length: MAX_OBJECT_KEYS + 1 }, (_, i) => [`k${i}`, 0]));
+    const body = JSON.stringify(karmadaRequest('InterpretHealth', { ...workloadObject(), spec: { keys } }));
+    const app = testApp();
+    await sendHttp(app, { method: 'GET', url: '/healthz' });
+    const { port } = app.server.address() as AddressInfo;
+    const call = rawCall(port, body, 30 * 1024);
+    await settle(50);
+    call.finish();
+    expect(envelopeOf(await call.answer).response).toMatchObject({ successful: false, status: { code: 400 } });
+  });
+
+  it('a short body nested past the bound is refused too, from its parsed value (short bodies are not counted)', async () => {
+    const app = testApp();
+    let deep: unknown = {};
+    for (let i = 0; i < 1001; i++) deep = { a: deep };
+    const envelope = karmadaRequest('InterpretHealth', { ...workloadObject(), spec: { deep } });
+    const answer = await sendHttp(app, { url: '/interpret?timeout=5s', headers: JSON_TYPE, body: JSON.stringify(envelope) });
+    expect(JSON.parse(answer.body).response).toMatchObject({
+      successful: false,
+      status: { code: 400, message: expect.stringContaining('nests deeper than 1000') },
+    });
+    const preserve = await app.inject({
+      method: 'POST',
+      url: '/preserve',
+      headers: JSON_TYPE,
+      payload: JSON.stringify({ rules: [], observedObject: { ...workloadObject(), status: { deep } } }),
+    });
+    expect(preserve.statusCode).toBe(400);
+    expect(JSON.parse(preserve.body).error).toContain('nests deeper than 1000');
+  });
+
   it('/preserve refuses such a body with a 400 naming the bound', async () => {
     const app = testApp();
     const payload = JSON.stringify({ rules: [], observedObject: { ...workloadObject(), status: { labels } } });
