@@ -57,6 +57,11 @@ describe('kube.getResourceQuantity', () => {
     });
   });
 
+  // resource.ParseQuantity refuses a byte-order mark like any other leading byte (apimachinery quantity.go).
+  it('refuses a quantity that starts with a byte-order mark', async () => {
+    await expect(reflect(`return { a = kube.getResourceQuantity("\\239\\187\\1911") }`)).rejects.toThrow(/cannot parse/);
+  });
+
   it('rejects numbers and negative quantities', async () => {
     await expect(reflect(`return { a = kube.getResourceQuantity(2) }`)).rejects.toThrow(/string expected, got number/);
     await expect(reflect(`return { a = kube.getResourceQuantity("-1") }`)).rejects.toThrow(/negative/);
@@ -105,6 +110,14 @@ describe('kube.getPodDependencies', () => {
     expect(await reflect(`local d = kube.getPodDependencies(observedObj.spec.template, 42) return { ns = d[1].namespace }`, obj)).toEqual({ ns: '42' });
     const bare = workload({ spec: { template: { spec: { containers: [{ name: 'a', image: 'a' }] } } } });
     expect(await reflect(`return { isNil = kube.getPodDependencies(observedObj.spec.template, "ns") == nil }`, bare)).toEqual({ isNil: true });
+  });
+
+  // Go strings are bytes: a leading byte-order mark is part of the namespace, as in Karmada.
+  it('keeps a leading byte-order mark of the namespace', async () => {
+    const obj = workload({ spec: { template: podTemplate } });
+    expect(await reflect(`local d = kube.getPodDependencies(observedObj.spec.template, "\\239\\187\\191ns") return { ns = d[1].namespace }`, obj)).toEqual({
+      ns: '\ufeffns',
+    });
   });
 
   it('takes exactly two arguments', async () => {

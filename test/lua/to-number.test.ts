@@ -32,6 +32,11 @@ describe('tonumber as gopher-lua', () => {
     ).toEqual(['42', '42', '-7', '7', '1.5', '5', '0.5', '1500', '0.25']);
   });
 
+  // baseToNumber trims only " \t\n" (strings.Trim); a byte-order mark is a byte like any other to Go.
+  it('returns nil for a number after a byte-order mark', async () => {
+    expect(await tonumbers(['tonumber("\\239\\187\\19142")'])).toEqual(['nil']);
+  });
+
   it('returns nil for exponents without a point, Lua-only forms and bad syntax', async () => {
     expect(
       await tonumbers([

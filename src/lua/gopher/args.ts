@@ -7,7 +7,7 @@ import { guardAllocation, lua, lauxlib, newString, pushString, to_luastring } fr
 /** A library function: reads its arguments from L's stack, pushes its results, returns how many. */
 export type CFunction = (L: any) => number;
 
-const utf8 = new TextDecoder('utf-8', { fatal: false });
+const utf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /** The Lua string (or number) at `index` as JS text, invalid UTF-8 replaced. */
 export function luaToJsString(L: any, index: number): string {

@@ -5,7 +5,7 @@ import { lua, lauxlib } from '../engine/index.ts';
 import { typeError } from './args.ts';
 import { goParseIntNumber } from './numbers.ts';
 
-const utf8 = new TextDecoder('utf-8', { fatal: false });
+const utf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /**
  * gopher-lua baseToNumber: the base is 10 by default, 16 after a "0x" prefix when none is given. So "1e3"

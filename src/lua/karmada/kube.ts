@@ -9,7 +9,7 @@ import { lazyResultsMetaRef, pushLazyJson } from './lazy.ts';
 import { raise, typeErrorIn, type CFunction } from '../gopher/args.ts';
 import { luaNumberToString } from '../gopher/numbers.ts';
 
-const utf8 = new TextDecoder('utf-8', { fatal: false });
+const utf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /** checkResourceQuantity: nil is zero, a string is resource.MustParse'd, anything else is a type error. */
 function checkQuantity(L: any, arg: number, fn: string): Quantity {
