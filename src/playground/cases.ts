@@ -13,17 +13,10 @@ import { interpretInputOf } from '../protocol/exchange.ts';
 import type { InterpreterRequest } from '../protocol/wire.ts';
 import { caseOperation, loadTestCases, type TestCase } from '../testcases/cases.ts';
 import { findTestdataFiles } from '../testcases/runner.ts';
+import type { PageInputs, Sample } from './api.ts';
 import { yamlText, type RunResponse } from './engine.ts';
 
-/** The page's inputs, as the editors hold them (YAML texts). */
-export interface PageInputs {
-  name: string;
-  operation?: string;
-  template?: string;
-  member?: string;
-  statusItems?: string[];
-  replicas?: number;
-}
+export type { PageInputs, Sample } from './api.ts';
 
 /** Cases from a file's text: a testdata file (every case), a recorded exchange or a request envelope (one). */
 export async function importText(text: string): Promise<{ cases: PageInputs[] } | { error: string }> {
@@ -89,13 +82,6 @@ function templateAndMember(desired: KObject | undefined, observed: KObject | und
 }
 
 /** A sample for the kind picker: a testdata file of a kind, and the default inputs made from it. */
-export interface Sample {
-  apiVersion: string;
-  kind: string;
-  /** Relative to the folder it was found under, for the picker. */
-  file: string;
-  cases: string[];
-}
 
 /** Testdata and example requests under the given folders, by kind; what the picker offers and /api/sample reads. */
 export class SampleLibrary {

@@ -19,6 +19,7 @@ import { readYamlDocuments } from '../k8s/yaml-documents.ts';
 import { PreservationInputError, preserveForObject, type PreservationResult } from '../preservation/index.ts';
 import { diff, type PatchOperation } from '../protocol/patch.ts';
 import { resultsOf, type CaseResults } from '../testcases/cases.ts';
+import type { OperationAnswer as WireAnswer, Problem, RunRequest, RunResponse as WireResponse } from './api.ts';
 import { curlCommand, exportTestdata } from './cases.ts';
 
 /** The name a pasted customization goes by in messages: its own line numbers refer to the editor's text. */
@@ -27,56 +28,19 @@ export const EDITOR_FILE = 'customization.yaml';
 /** How many pasted customizations stay loaded (each edit is a new text; going back is common). */
 const LOADED_TEXTS = 16;
 
-export interface RunRequest {
-  /** A ResourceInterpreterCustomization file's text from the editor; empty for none. */
-  customization?: string;
-  /** The resource template (YAML). */
-  template: string;
-  /** The object in the member cluster (YAML): Retain's observed object, InterpretStatus and InterpretHealth's input. */
-  member?: string;
-  /** AggregateStatus items, one YAML text per member cluster. */
-  statusItems?: string[];
-  /** ReviseReplica's replicas for the member cluster. */
-  replicas?: number;
-}
+export type { Problem, RunRequest } from './api.ts';
 
-/** A problem with a line of one of the page's texts (1-based), when it has one. */
-export interface Problem {
-  message: string;
-  line?: number;
-}
-
-export interface OperationAnswer {
+/** An operation's answer with what the server keeps beside the page's fields (results and patch, for export and tests). */
+export interface OperationAnswer extends WireAnswer {
   operation: Operation;
-  ok: boolean;
-  /** HTTP-style code of a failure (404 not served, 501 not implemented, 500 a script error, ...). */
-  code?: number;
-  message?: string;
-  /** The customization file's line the failure points at. */
-  line?: number;
   layer?: LayerName;
-  /** "your customization my-ric (editor)", "the TypeScript module typescript:CloneSet", ... */
-  answeredBy?: string;
   /** Named as in Karmada's test cases (replica, requires, revised, retained, aggregatedStatus, ...). */
   results?: CaseResults;
-  /** The results as YAML, as the page shows them. */
-  text?: string;
-  /** For revised, retained and aggregatedStatus: the input object as YAML (the page diffs the answer against it) and the JSON Patch between them. */
-  before?: string;
   diff?: PatchOperation[];
-  ms: number;
-  /** Karmada's built-in answer for the same inputs (with --karmada-customizations). */
-  karmada?: { ok: boolean; results?: CaseResults; text?: string; message?: string; same: boolean; noScript?: boolean };
+  karmada?: WireAnswer['karmada'] & { results?: CaseResults };
 }
 
-export interface RunResponse {
-  apiVersion: string;
-  kind: string;
-  customization?: { errors: Problem[]; warnings: Problem[]; targets: Array<{ apiVersion: string; kind: string }> };
-  /** Inputs that could not be read; the operations that need them are not run. */
-  inputErrors: { template?: Problem; member?: Problem; statusItems?: Array<Problem | null> };
-  operations: OperationAnswer[];
-}
+export type RunResponse = WireResponse<OperationAnswer>;
 
 const LAYER_TEXT: Record<LayerName, string> = {
   'user-lua': 'your customization',

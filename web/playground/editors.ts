@@ -9,6 +9,7 @@ import { setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorState, RangeSetBuilder, StateEffect, StateField } from '@codemirror/state';
 import { Decoration, EditorView, type DecorationSet } from '@codemirror/view';
 import { parseMixed } from '@lezer/common';
+import type { Problem } from '../../src/playground/api.ts';
 
 const luaLanguage = StreamLanguage.define(lua);
 
@@ -22,11 +23,6 @@ const yamlWithLua = yamlLanguage.configure({
     return input.read(key.from, key.to).trim() === 'luaScript' ? { parser: luaLanguage.parser } : null;
   }),
 });
-
-export interface Problem {
-  message: string;
-  line?: number;
-}
 
 const setErrorLines = StateEffect.define<number[]>();
 const errorLines = StateField.define<DecorationSet>({

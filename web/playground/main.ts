@@ -2,49 +2,9 @@
 // on the right, recomputed (debounced) on each edit by POST /api/run on the server that serves the page.
 import type { EditorView } from '@codemirror/view';
 import { lineDiff } from './diff.ts';
-import { createEditor, getText, setText, showProblems, type Problem } from './editors.ts';
+import type { Kind, OperationAnswer as Answer, PageInputs, Problem, RunResponse, Sample } from '../../src/playground/api.ts';
+import { createEditor, getText, setText, showProblems } from './editors.ts';
 import './style.css';
-
-interface Kind {
-  apiVersion: string;
-  kind: string;
-  operations: string[];
-  layer: string;
-}
-interface Sample {
-  apiVersion: string;
-  kind: string;
-  file: string;
-  cases: string[];
-}
-interface PageInputs {
-  name: string;
-  operation?: string;
-  template?: string;
-  member?: string;
-  statusItems?: string[];
-  replicas?: number;
-}
-interface Answer {
-  operation: string;
-  ok: boolean;
-  code?: number;
-  message?: string;
-  line?: number;
-  layer?: string;
-  answeredBy?: string;
-  text?: string;
-  before?: string;
-  ms: number;
-  karmada?: { ok: boolean; text?: string; message?: string; same: boolean; noScript?: boolean };
-}
-interface RunResponse {
-  apiVersion: string;
-  kind: string;
-  customization?: { errors: Problem[]; warnings: Problem[]; targets: Array<{ apiVersion: string; kind: string }> };
-  inputErrors: { template?: Problem; member?: Problem; statusItems?: Array<Problem | null> };
-  operations: Answer[];
-}
 
 const OPERATIONS = [
   'InterpretReplica',
