@@ -3,15 +3,15 @@
 // transformed by the base), whose rules read metrics the server exports, and whose every alert has a
 // promtool test in test/alerts/. promtool itself runs in CI (`npm run test:alerts`, scripts/check-alerts.ts,
 // which extracts the rules file from the PrometheusRule: there is one copy); the unit suite does not need it.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { parse, parseAllDocuments, stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ALERT_TESTS_DIR, PROMETHEUS_RULE_FILE, rulesFile } from '../../scripts/check-alerts.ts';
 import { Metrics } from '../../src/server/metrics.ts';
 import { checkAgainstSchema } from './manifest-schemas.ts';
+import { HAVE_KUBECTL, kustomize } from './kubectl.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const COMPONENT = join(ROOT, 'manifests/components/alerts');
@@ -75,16 +75,8 @@ describe('the alerts component', () => {
     expect([...tested].sort()).toEqual(alerts.map((a) => a.alert).sort());
   });
 
-  const kubectl = (() => {
-    try {
-      execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
   // Extra, where kubectl is installed: kustomize builds an overlay with it and service-monitor.
-  it.skipIf(!kubectl)('kubectl kustomize builds an overlay with the component: the PrometheusRule as written', () => {
+  it.skipIf(!HAVE_KUBECTL)('kubectl kustomize builds an overlay with the component: the PrometheusRule as written', () => {
     const overlay = mkdtempSync(join(tmpdir(), 'kiw-alerts-overlay-'));
     try {
       const components = ['service-monitor', 'alerts'].map((c) => relative(overlay, join(ROOT, 'manifests/components', c)));
@@ -97,7 +89,7 @@ describe('the alerts component', () => {
           components,
         }),
       );
-      const built = parseAllDocuments(execFileSync('kubectl', ['kustomize', overlay], { encoding: 'utf8' })).map((d) => d.toJS());
+      const built = kustomize(overlay);
       expect(built.filter((o) => o.kind === 'PrometheusRule')).toEqual([rule]);
     } finally {
       rmSync(overlay, { recursive: true, force: true });

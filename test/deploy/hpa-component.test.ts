@@ -3,14 +3,14 @@
 // moving the namespace, changing the replicas or the CPU request fails here until the component follows
 // (the reasoning for the numbers: manifests/README.md, step 5). Where kubectl is installed, kustomize
 // builds an overlay with the component and the result is checked the same way.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import fastJsonPatch from 'fast-json-patch';
-import { parse, parseAllDocuments, stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { checkAgainstModel } from '../support/k8s-schema.ts';
+import { HAVE_KUBECTL, kustomize } from './kubectl.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MANIFESTS = join(ROOT, 'manifests');
@@ -99,16 +99,7 @@ describe('manifests/components/hpa', () => {
     expect({ ...patched.spec, replicas: baseDeployment.spec.replicas }).toEqual(baseDeployment.spec);
   });
 
-  const kubectl = (() => {
-    try {
-      execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-
-  it.skipIf(!kubectl)('kubectl kustomize builds an overlay with the component: the HPA finds the Deployment it scales', () => {
+  it.skipIf(!HAVE_KUBECTL)('kubectl kustomize builds an overlay with the component: the HPA finds the Deployment it scales', () => {
     const overlay = mkdtempSync(join(tmpdir(), 'kiw-hpa-'));
     try {
       writeFileSync(
@@ -120,7 +111,7 @@ describe('manifests/components/hpa', () => {
           components: [relative(overlay, COMPONENT)],
         }),
       );
-      const built = parseAllDocuments(execFileSync('kubectl', ['kustomize', overlay], { encoding: 'utf8' })).map((d) => d.toJS());
+      const built = kustomize(overlay);
       const hpas = built.filter((o) => o.kind === 'HorizontalPodAutoscaler');
       expect(hpas).toHaveLength(1);
       const hpa = hpas[0];

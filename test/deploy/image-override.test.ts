@@ -3,12 +3,12 @@
 // already renamed the image). The overlays are rendered without kubectl, by `renderImages` below: the
 // two kustomize features they use, `resources` and the `images` transformer, evaluated as kustomize does.
 // Where kubectl is installed, `kubectl kustomize` renders the same overlays and must agree.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
+import { HAVE_KUBECTL, kustomize } from './kubectl.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MANIFESTS = join(ROOT, 'manifests');
@@ -88,15 +88,7 @@ const imagesOf = (objects: Record<string, any>[]) => {
   return images;
 };
 
-const kubectl = (() => {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const kubectlImages = (dir: string) => imagesOf(parseAllDocuments(execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' })).map((d) => d.toJS()));
+const kubectlImages = (dir: string) => imagesOf(kustomize(dir));
 
 /** The overlay of manifests/README.md step 2, verbatim but for the path to the base. */
 const readme = readFileSync(join(MANIFESTS, 'README.md'), 'utf8');
@@ -198,7 +190,7 @@ describe('the image and how to override it', () => {
     expect(imagesOf(renderImages(overlay({ images })))).toEqual([expected]);
   });
 
-  it.skipIf(!kubectl)('kubectl kustomize renders the base and every overlay above to the same images', () => {
+  it.skipIf(!HAVE_KUBECTL)('kubectl kustomize renders the base and every overlay above to the same images', () => {
     expect(kubectlImages(MANIFESTS)).toEqual(imagesOf(renderImages(MANIFESTS)));
     for (const images of [readmeOverlay.images, ...cases.map((c) => c[1])]) {
       const dir = overlay({ images });

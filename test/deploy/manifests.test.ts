@@ -2,7 +2,6 @@
 // kinds, hand-written ajv schemas for cert-manager, Karmada and kustomize files), the pieces agree
 // with each other and with the server's flags, and the Karmada configuration is what the registry
 // generates now.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -13,6 +12,7 @@ import { serveConfig } from '../../src/config.ts';
 import { renderWebhookConfiguration, WEBHOOK_CONFIGURATION_FILE, WEBHOOK_URL } from '../../scripts/update-manifests.ts';
 import { builtinModelFor, checkAgainstModel } from '../support/k8s-schema.ts';
 import { checkAgainstSchema } from './manifest-schemas.ts';
+import { HAVE_KUBECTL, kustomize } from './kubectl.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MANIFESTS = join(ROOT, 'manifests');
@@ -315,23 +315,14 @@ describe('manifests', () => {
     );
   });
 
-  const kubectl = (() => {
-    try {
-      execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
   // Extra, where kubectl is installed (it is not part of the project's toolchain): kustomize itself builds
   // the base, and an overlay with every component, into the objects the checks above looked at.
-  const kustomize = (dir: string) => parseAllDocuments(execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' })).map((d) => d.toJS());
   const withLabels = (object: any, labels: Record<string, string>) => ({
     ...object,
     metadata: { ...object.metadata, labels: { ...object.metadata.labels, ...labels } },
   });
 
-  it.skipIf(!kubectl)('kubectl kustomize builds the base into the expected objects', () => {
+  it.skipIf(!HAVE_KUBECTL)('kubectl kustomize builds the base into the expected objects', () => {
     const built = kustomize(MANIFESTS);
     expect(built.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(base.map((d) => `${d.object.kind}/${d.object.metadata.name}`).sort());
     const common = baseKustomization.labels[0].pairs;
@@ -342,7 +333,7 @@ describe('manifests', () => {
     expect(containerOf(deployment).image).toBe(`${baseKustomization.images[0].name}:${packageVersion}`);
   });
 
-  it.skipIf(!kubectl)('kubectl kustomize builds an overlay with every component, as the checks above patch them', () => {
+  it.skipIf(!HAVE_KUBECTL)('kubectl kustomize builds an overlay with every component, as the checks above patch them', () => {
     const overlay = mkdtempSync(join(tmpdir(), 'kiw-overlay-'));
     try {
       writeFileSync(join(overlay, 'my-cloneset.yaml'), 'apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\n');
