@@ -100,8 +100,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       const reservation = new Reservation(budget);
       request.reservation = reservation;
-      // Answered, or the connection dropped: either way the request holds no more bytes.
-      reply.raw.once('close', () => reservation.release());
+      // Answered, or the connection dropped: the request holds no more bytes once its work has stopped too.
+      reply.raw.once('close', () => reservation.answeredOrClosed());
     }
     done();
   });

@@ -68,6 +68,9 @@ class CallContext implements RequestContext {
   }
 }
 
+/** Thrown by a queued step of a request nobody waits for any more; its answer was already given. */
+class AbandonedRequest extends Error {}
+
 export function registerInterpretRoute(app: FastifyInstance, options: InterpretRouteOptions): void {
   const { registry, metrics, maxAnswerMs, onExchange, largeSteps } = options;
   // Exchanges are handed to the recorder a turn after their answer; closing waits for them, so the flush
@@ -89,12 +92,23 @@ export function registerInterpretRoute(app: FastifyInstance, options: InterpretR
     const large = (raw.body?.length ?? 0) > LARGE_BODY_BYTES;
     // A body counted as it arrived (request-body.ts) needs no nesting walk once parsed; a large one is
     // parsed, interpreted and diffed in separate turns.
-    const steps = { nestingChecked: read?.shapeChecked === true, ...(large ? { step: <T>(work: () => T) => largeSteps.run(work) } : {}) };
+    // Once the request is answered (in time or not) or its connection closed, its queued steps are skipped:
+    // they would only hold its body and the event loop for nobody.
+    let abandoned = false;
+    reply.raw.once('close', () => (abandoned = true));
+    const inTurn = <T>(work: () => T) =>
+      largeSteps.run(() => {
+        if (abandoned) throw new AbandonedRequest();
+        return work();
+      });
+    const steps = { nestingChecked: read?.shapeChecked === true, ...(large ? { step: inTurn } : {}) };
     const handle = () => runWithRequestContext(context, () => handleExchange(registry, raw, steps));
     const work = read?.refused
       ? Promise.resolve(refusedAnswer(raw.body, read.refused))
-      : (large ? largeSteps.run(handle) : handle()).catch((error: unknown) => internalError(raw.body, error));
+      : (large ? inTurn(handle) : handle()).catch((error: unknown) => internalError(raw.body, error));
+    request.reservation?.holdUntil(work);
     const exchange = await withDeadline(work, limitMs, () => timeoutAnswer(raw.body, limitMs));
+    abandoned = true;
     metrics.inFlight.dec();
 
     const durationMs = performance.now() - request.arrivedAt;

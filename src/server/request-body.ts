@@ -47,14 +47,41 @@ export interface ReadBody {
  */
 export const SHAPE_FROM_BYTES = 64 * 1024;
 
-/** The bytes one request holds in the budget, from its first byte until its answer is sent. */
+/**
+ * The bytes one request holds in the budget, from its first byte until its answer is sent and the work on
+ * it has stopped: work still queued after an answer (a timeout, a closed connection) holds the body's text,
+ * so its bytes stay counted until then, and further bodies wait.
+ */
 export class Reservation {
   bytes = 0;
   private released = false;
   private readonly budget: BodyBudget;
+  private work: Promise<unknown> | undefined;
 
   constructor(budget: BodyBudget) {
     this.budget = budget;
+  }
+
+  /** Keeps the bytes counted until `work` settles, even once the answer is sent. */
+  holdUntil(work: Promise<unknown>): void {
+    this.work = work;
+    void work.then(
+      () => this.releaseIfAnswered(),
+      () => this.releaseIfAnswered(),
+    );
+  }
+
+  private answered = false;
+
+  private releaseIfAnswered(): void {
+    this.work = undefined;
+    if (this.answered) this.release();
+  }
+
+  /** The answer was sent or the connection closed: released now, or once the work held on settles. */
+  answeredOrClosed(): void {
+    this.answered = true;
+    if (this.work === undefined) this.release();
   }
 
   add(bytes: number): void {

@@ -8,7 +8,9 @@ import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Registry } from '../../src/interpreter/registry.ts';
 import { createRegistry } from '../../src/interpreter/setup.ts';
+import type { KindInterpreter } from '../../src/interpreter/types.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { MAX_BODY_VALUES, MAX_OBJECT_KEYS } from '../../src/server/body-shape.ts';
 import { closeListening, sendHttp, testApp, testRegistry } from '../support/app.ts';
@@ -372,5 +374,33 @@ describe('recording and closing', () => {
     await app.close();
     closed = true;
     expect(recorded).toEqual([false]);
+  });
+});
+
+describe('work that outlives its answer', () => {
+  it('a large request answered 504 keeps its bytes counted until its work stops', async () => {
+    let finish!: () => void;
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    let revised = 0;
+    const slow: KindInterpreter = {
+      name: 'test:Slow',
+      targets: [{ apiVersion: 'workload.example.io/v1alpha1', kind: 'Workload' }],
+      async reviseReplica(obj) {
+        await held;
+        revised++;
+        return { ...obj, spec: { ...obj.spec, replicas: 2 } };
+      },
+    };
+    const app = buildApp({ registry: new Registry({ 'builtin-ts': [slow] }), logger: pino({ level: 'silent' }) });
+    // Over 1 MiB, so its parse, interpretation and patch are steps of their own.
+    const envelope = karmadaRequest('ReviseReplica', { ...workloadObject(), spec: { padding: 'x'.repeat(1100 * 1024) } }, { replicas: 2 });
+    const answer = await sendHttp(app, { url: '/interpret?timeout=50ms', headers: JSON_TYPE, body: JSON.stringify(envelope) });
+    expect(JSON.parse(answer.body).response).toMatchObject({ successful: false, status: { code: 504 } });
+    // Answered, but the interpretation still holds the body: its bytes still count against the budget.
+    expect(await gauge(app, 'request_body_bytes_in_flight')).toBeGreaterThan(1024 * 1024);
+    finish();
+    for (let i = 0; i < 100 && (await gauge(app, 'request_body_bytes_in_flight')) > 0; i++) await settle(10);
+    expect(await gauge(app, 'request_body_bytes_in_flight')).toBe(0);
+    expect(revised).toBe(1);
   });
 });
