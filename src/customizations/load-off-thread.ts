@@ -25,19 +25,42 @@ const DEFAULT_START_TIMEOUT_MS = 30_000;
 // The worker runs from its TypeScript source where this module does (tests, `node src/cli.ts`), else the build.
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './load-worker.ts' : './load-worker.js', import.meta.url);
 
-/** Loads `entries` on load workers; one outcome per entry, in order. */
-export async function loadOffThread(entries: readonly FoundFile[], limits: LoadWorkerLimits = {}): Promise<FileOutcome[]> {
+/** What loadOffThread needs of a load worker: a `node:worker_threads` Worker, or a test's fake. */
+export interface LoadWorker {
+  on(event: 'message', listener: (reply: LoadWorkerReply) => void): unknown;
+  on(event: 'error', listener: (error: Error & { code?: string }) => void): unknown;
+  on(event: 'exit', listener: () => void): unknown;
+  postMessage(entries: readonly FoundFile[]): void;
+  terminate(): Promise<unknown>;
+}
+
+/** Starts a load worker whose old generation may grow to `heapMb`. */
+export type StartLoadWorker = (heapMb: number) => LoadWorker;
+
+const startLoadWorker: StartLoadWorker = (heapMb) =>
+  new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 } });
+
+/** Loads `entries` on load workers; one outcome per entry, in order. `start` is for tests. */
+export async function loadOffThread(
+  entries: readonly FoundFile[],
+  limits: LoadWorkerLimits = {},
+  start: StartLoadWorker = startLoadWorker,
+): Promise<FileOutcome[]> {
   const outcomes: FileOutcome[] = [];
   while (outcomes.length < entries.length) {
-    const rest = entries.slice(outcomes.length);
-    const run = await runWorker(rest, limits, (outcome) => outcomes.push(outcome));
+    const offset = outcomes.length;
+    const rest = entries.slice(offset);
+    // Each outcome goes to the slot of the file it answers, so outcomes[i] is always entries[i]'s.
+    const run = await runWorker(rest, limits, start, (index, outcome) => {
+      if (offset + index < entries.length) outcomes[offset + index] = outcome;
+    });
     if (run.stopped === undefined) continue;
     // The worker stopped on the file it was working on (the first without an outcome), or before it started.
     const message = run.started ? run.stopped : `${run.stopped}; not read`;
     const refused = (text: string): FileOutcome => ({ customizations: [], problems: [text], warnings: [], failed: [], hash: `stopped:${text}` });
     if (!run.started) {
       while (outcomes.length < entries.length) outcomes.push(refused(message));
-    } else outcomes.push(refused(message));
+    } else if (outcomes.length < entries.length) outcomes.push(refused(message));
   }
   return outcomes;
 }
@@ -48,10 +71,15 @@ interface Run {
   stopped?: string;
 }
 
-function runWorker(entries: readonly FoundFile[], limits: LoadWorkerLimits, onOutcome: (outcome: FileOutcome) => void): Promise<Run> {
+function runWorker(
+  entries: readonly FoundFile[],
+  limits: LoadWorkerLimits,
+  start: StartLoadWorker,
+  onOutcome: (index: number, outcome: FileOutcome) => void,
+): Promise<Run> {
   const fileTimeoutMs = limits.fileTimeoutMs ?? DEFAULT_FILE_TIMEOUT_MS;
   const heapMb = limits.heapMb ?? DEFAULT_HEAP_MB;
-  const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 } });
+  const worker = start(heapMb);
   return new Promise<Run>((resolve) => {
     let started = false;
     let settled = false;
@@ -70,12 +98,15 @@ function runWorker(entries: readonly FoundFile[], limits: LoadWorkerLimits, onOu
     const overTime = `stopped: reading, parsing and compile-checking it took longer than ${fileTimeoutMs} ms (the limit of one customization file)`;
     arm(limits.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, 'the customization load worker did not start in time');
     worker.on('message', (reply: LoadWorkerReply) => {
+      // A stopped worker's messages posted before terminate() still arrive: the run has been decided
+      // (the file it was on refused, a new worker on the next one), so they must change nothing.
+      if (settled) return;
       if (reply.type === 'ready') {
         started = true;
         worker.postMessage(entries);
         arm(fileTimeoutMs, overTime);
       } else if (reply.type === 'file') {
-        onOutcome(reply.outcome);
+        onOutcome(reply.index, reply.outcome);
         arm(fileTimeoutMs, overTime);
       } else finish();
     });
