@@ -1,6 +1,8 @@
 // Lua chunks run in both VMs: each expectation is what gopher-lua v1.1.1 (Karmada's go.mod pin) printed for
 // the chunk, run by a small Go harness (DoString, then tostring of each result, tab-separated) built with Go
-// 1.19 on linux/amd64 with FMA. Error texts are compared without gopher-lua's "<string>:1:" position and
+// 1.19 on linux/amd64 with FMA, its sort package's xorshift constants changed to Go 1.24's (13, 7, 17,
+// golang/go#70144: Karmada builds with Go 1.26, and only table.sort's pattern breaking, after an unbalanced
+// partition, differs). Error texts are compared without gopher-lua's "<string>:1:" position and
 // function name: runtime error wording is fengari's (docs/lua-compatibility.md, Deliberate differences).
 // Each group cites the gopher-lua and Go source it follows.
 import { afterAll, describe, expect, it } from 'vitest';
@@ -87,7 +89,7 @@ describe("table.sort sorts the whole array part in place with Go's sort.Sort (pd
     ],
     [
       'local t = {} for i = 1, 120 do t[i] = {k = (i * 7919) % 13, id = i} end table.sort(t, function(a, b) return a.k <= b.k end) local o = {} for i, v in ipairs(t) do o[i] = v.id end return table.concat(o, ",")',
-      '65,104,39,117,78,52,26,91,13,72,20,33,98,85,7,46,59,111,118,92,66,14,40,79,105,53,1,27,86,47,34,8,73,99,21,112,60,80,106,93,54,2,15,119,67,28,41,87,22,35,100,113,74,9,48,61,81,68,94,16,107,55,120,42,29,3,88,101,23,62,36,114,10,49,75,95,4,108,56,17,30,82,69,43,11,37,76,89,102,115,50,24,63,83,18,109,44,70,96,57,31,5,64,77,38,51,90,116,25,12,103,58,84,97,19,32,71,45,6,110',
+      '65,104,39,117,78,52,26,91,13,59,20,33,98,85,72,111,46,7,92,66,14,40,79,105,53,118,1,27,112,47,34,8,73,86,60,21,99,67,106,93,54,2,15,119,80,28,41,87,22,35,100,113,74,9,48,61,68,94,29,16,42,55,81,120,107,3,75,101,23,62,114,10,88,49,36,82,56,30,4,108,95,17,69,43,11,37,76,89,102,115,50,24,63,31,5,109,57,44,96,70,18,83,64,77,116,51,25,90,38,12,103,58,84,97,19,32,71,45,6,110',
     ],
     [
       'local t = {} for i = 1, 60 do t[i] = (i * 7) % 10 end local calls = 0 table.sort(t, function(a, b) calls = calls + 1 return a < b end) return calls, table.concat(t, "")',

@@ -1,4 +1,4 @@
-// Go's sort.Sort (sort/zsortinterface.go pdqsort, Go 1.19 and later), which gopher-lua's table.sort calls
+// Go's sort.Sort (sort/zsortinterface.go pdqsort, as in Go 1.24 and later), which gopher-lua's table.sort calls
 // (tablelib.go tableSort). Hand-written because no library sorts as Go does: the order it leaves equal
 // elements in, and which pairs it hands a comparator, are the algorithm's own, and a script can see both.
 
@@ -171,9 +171,10 @@ function breakPatterns(data: GoSortable, a: number, b: number): void {
   const modulus = 2 ** bitLength(length);
   const middle = a + Math.trunc(length / 4) * 2;
   for (let idx = middle - 1; idx <= middle + 1; idx++) {
+    // xorshift64's 13, 7, 17 since golang/go#70144 (Go 1.24; Karmada builds with Go 1.26); Go 1.19–1.23 used 13, 17, 5.
     random ^= (random << 13n) & MASK64;
-    random ^= random >> 17n;
-    random ^= (random << 5n) & MASK64;
+    random ^= random >> 7n;
+    random ^= (random << 17n) & MASK64;
     let other = Number(random & BigInt(modulus - 1));
     if (other >= length) other -= length;
     data.swap(idx, a + other);
