@@ -155,7 +155,9 @@ const executorAccount = (holder: unknown): string | undefined =>
  *   serviceaccount.go `getServiceAccountTokenVolume`): the token of the workflow's `serviceAccountName`,
  *   `default` when unset (operator.go `getServiceAccountTokenName`).
  * - Workflow-level `executorPlugins` with `automountServiceAccountToken` (agent.go
- *   `getExecutorPluginComponents`): the ServiceAccount `<plugin>-executor-plugin` and its token.
+ *   `getExecutorPluginComponents`): the ServiceAccount `<plugin>-executor-plugin` and its token. Their
+ *   sidecars run only in the agent pod, but they are listed even when no http or plugin template is visible:
+ *   a workflow declares plugins to call them, perhaps from templates behind `templateRef`.
  */
 function addServiceAccountTokens(deps: DependencySet, spec: JsonObject, namespace: string | undefined): void {
   const defaults = isJsonObject(spec.templateDefaults) ? spec.templateDefaults : undefined;
