@@ -16,6 +16,8 @@ export interface LoadWorkerLimits {
   heapMb?: number;
   /** Longest a worker may take to start (load its modules). */
   startTimeoutMs?: number;
+  /** Starts each load worker: a real one unless a test passes its own. */
+  startWorker?: StartLoadWorker;
 }
 
 export const DEFAULT_FILE_TIMEOUT_MS = 5000;
@@ -37,15 +39,12 @@ export interface LoadWorker {
 /** Starts a load worker whose old generation may grow to `heapMb`. */
 export type StartLoadWorker = (heapMb: number) => LoadWorker;
 
-const startLoadWorker: StartLoadWorker = (heapMb) =>
+export const startLoadWorker: StartLoadWorker = (heapMb) =>
   new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 } });
 
-/** Loads `entries` on load workers; one outcome per entry, in order. `start` is for tests. */
-export async function loadOffThread(
-  entries: readonly FoundFile[],
-  limits: LoadWorkerLimits = {},
-  start: StartLoadWorker = startLoadWorker,
-): Promise<FileOutcome[]> {
+/** Loads `entries` on load workers; one outcome per entry, in order. */
+export async function loadOffThread(entries: readonly FoundFile[], limits: LoadWorkerLimits = {}): Promise<FileOutcome[]> {
+  const start = limits.startWorker ?? startLoadWorker;
   const outcomes: FileOutcome[] = [];
   while (outcomes.length < entries.length) {
     const offset = outcomes.length;

@@ -59,6 +59,11 @@ export interface LoadResult {
 export interface Fingerprint {
   stats: string;
   content: string;
+  /**
+   * A file's load was stopped (load-off-thread.ts: the worker's start or per-file timeout, its memory):
+   * a failure that may pass on a less busy node, so the watch loads again even if `stats` is unchanged.
+   */
+  retry?: boolean;
 }
 
 export interface LoadOptions extends LuaInterpreterOptions {
@@ -191,6 +196,7 @@ async function loadFiles(found: FoundFiles, options: LoadOptions, stats: string)
         found,
         outcomes.map((outcome) => outcome.hash),
       ),
+      retry: outcomes.some((outcome) => outcome.hash.startsWith('stopped:')),
     },
   };
 }

@@ -1,7 +1,8 @@
 // Reloading user customizations when their files change: fs.watch (recursive where the platform has
 // it) for promptness, plus a poll, because fs.watch misses events on some filesystems (NFS, some
 // container mounts) and a ConfigMap volume update is a symlink swap. A poll walks the folders and stats
-// the files (dev, inode, size, mtime), asynchronously; it reads nothing unless that changed. A change
+// the files (dev, inode, size, mtime), asynchronously; it reads nothing unless that changed or the last
+// load was stopped on the load worker (a timeout, its memory), which each poll retries. A change
 // is reloaded (off the main thread, loader.ts) and applied only if the bytes read differ from the last
 // load's, so rewriting a file with the same content (or touching it) reloads nothing.
 import { createHash } from 'node:crypto';
@@ -57,7 +58,9 @@ export function watchCustomizations(paths: readonly string[], onReload: (result:
       try {
         const before = known;
         const stats = await customizationFingerprint(paths);
-        if (closed || stats === before.stats) return undefined;
+        // Unchanged files are not read again, unless the last load was stopped (not refused for its
+        // bytes): that is retried at every poll (the poll interval is the back-off) until it passes.
+        if (closed || (stats === before.stats && before.retry !== true)) return undefined;
         const result = await loadCustomizations(paths, options);
         if (closed) return undefined;
         known = result.fingerprint;

@@ -41,7 +41,7 @@ afterEach(() => {
 
 describe('loadOffThread', () => {
   it('drops the outcome a worker stopped on its file timeout still delivers: every later file keeps its own', async () => {
-    const loading = loadOffThread(entries, { fileTimeoutMs: 5000 }, start);
+    const loading = loadOffThread(entries, { fileTimeoutMs: 5000, startWorker: start });
     const [first] = workers;
     first.reply({ type: 'ready' });
     first.reply({ type: 'file', index: 0, outcome: outcome('a') });
@@ -67,7 +67,7 @@ describe('loadOffThread', () => {
   });
 
   it('a worker ready only after its start timeout is sent nothing and arms no timer', async () => {
-    const loading = loadOffThread(entries, { startTimeoutMs: 30_000 }, start);
+    const loading = loadOffThread(entries, { startTimeoutMs: 30_000, startWorker: start });
     await vi.advanceTimersByTimeAsync(30_000);
     const outcomes = await loading;
     expect(outcomes.map((o) => o.problems)).toEqual(Array(3).fill(['the customization load worker did not start in time; not read']));
@@ -81,7 +81,7 @@ describe('loadOffThread', () => {
   });
 
   it('gives each file its own outcome when no worker stops', async () => {
-    const loading = loadOffThread(entries, {}, start);
+    const loading = loadOffThread(entries, { startWorker: start });
     const [worker] = workers;
     worker.reply({ type: 'ready' });
     entries.forEach((entry, index) => worker.reply({ type: 'file', index, outcome: outcome(entry.path) }));
