@@ -4,7 +4,15 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_CUSTOMIZATION_FILE_BYTES, readCustomizationFile, readCustomizationFileSync } from '../../src/customizations/safe-read.ts';
+import {
+  MAX_CUSTOMIZATION_FILE_BYTES,
+  OUTSIDE_ROOT,
+  readCustomizationFile,
+  readCustomizationFileSync,
+  readResolved,
+  readResolvedSync,
+  SWAPPED,
+} from '../../src/customizations/safe-read.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -64,5 +72,35 @@ describe('readCustomizationFile', () => {
     symlinkSync('..2026_01_01', join(dir, '..data'));
     symlinkSync(join('..data', 'widget.yaml'), join(dir, 'widget.yaml'));
     for (const read of both(join(dir, 'widget.yaml'), dir)) expect((await read()).toString()).toBe('kind: x\n');
+  });
+});
+
+// readResolved is what follows realpath: called on a path realpath would not return, it sees what a swap
+// between realpath and open would leave there.
+describe('a path swapped after realpath', () => {
+  const resolved = (real: string, root: string) => [() => readResolved(real, root), async () => readResolvedSync(real, root)];
+  let outside: string;
+  beforeEach(() => {
+    outside = mkdtempSync(join(tmpdir(), 'kiw-safe-read-outside-'));
+    writeFileSync(join(outside, 'secret.yaml'), 'secret: 1\n');
+  });
+  afterEach(() => rmSync(outside, { recursive: true, force: true }));
+
+  it('a link now at the real path is not followed, even one to a file inside the root', async () => {
+    writeFileSync(join(dir, 'good.yaml'), 'good: 1\n');
+    symlinkSync(join(outside, 'secret.yaml'), join(dir, 'out.yaml'));
+    symlinkSync(join(dir, 'good.yaml'), join(dir, 'in.yaml'));
+    for (const link of ['out.yaml', 'in.yaml']) {
+      for (const read of resolved(join(dir, link), dir)) await expect(read()).rejects.toThrow(SWAPPED);
+    }
+    for (const read of resolved(join(dir, 'good.yaml'), dir)) expect((await read()).toString()).toBe('good: 1\n');
+  });
+
+  it('a folder on the way now a link out of the root is refused, naming nothing outside', async () => {
+    symlinkSync(outside, join(dir, 'sub'));
+    for (const read of resolved(join(dir, 'sub', 'secret.yaml'), dir)) {
+      const error = await read().catch((e: Error) => e);
+      expect(error).toMatchObject({ message: OUTSIDE_ROOT });
+    }
   });
 });
