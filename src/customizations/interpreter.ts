@@ -45,6 +45,8 @@ export function createLuaInterpreter(target: MergedTarget, runtime: Customizatio
     const context = currentRequestContext();
     const functionName = LUA_OPERATIONS[operation].functionName;
     const callOptions: LuaCallOptions = {
+      // The customization's name: its fair-share turn, and the name its breaker is reported by; the runtime
+      // adds the script's identity, so a reload that changes the script is judged afresh (untrusted-work.ts).
       key: source.customization,
       timeoutMs: options.timeoutMs,
       onPrint: onPrint && ((line) => onPrint(line, { customization: source.customization, functionName }, context)),

@@ -10,9 +10,13 @@ import type { LuaArgs, LuaCallOptions, LuaOperation, LuaResult } from '../lua/op
 import type { PreservationResult } from '../preservation/evaluate.ts';
 import { applyKnownPatch, type PatchOperation } from '../protocol/patch.ts';
 import type { UntrustedWorkerData, WorkerReply } from './protocol.ts';
-import { defaultWorkerCount, WorkerPool, WorkerTaskError, type Answer, type StopReason } from './worker-pool.ts';
+import { defaultWorkerCount, WorkerPool, WorkerTaskError, type Answer, type StopReason, type WorkerPoolOptions } from './worker-pool.ts';
 
-/** The fair-share and breaker key of state-preservation JSONPath: a space keeps it apart from every customization name (a Kubernetes name has none). */
+/**
+ * The fair-share key of state-preservation JSONPath: a space keeps it apart from every customization name
+ * (a Kubernetes name has none). It has no circuit breaker: its rules come with each /preserve request, so
+ * one client's slow rules must not get every client's answered at once; its time limit bounds each call.
+ */
 export const PRESERVE_KEY = 'state preservation';
 
 export interface UntrustedWorkOptions {
@@ -28,6 +32,8 @@ export interface UntrustedWorkOptions {
   onStop?: (reason: StopReason, key: string) => void;
   /** Told whether each Lua call found its script compiled (metrics). */
   onCompileCache?: (hit: boolean) => void;
+  /** Makes the worker threads (tests pass fakes). */
+  createWorker?: WorkerPoolOptions['createWorker'];
 }
 
 export const DEFAULT_LUA_TIMEOUT_MS = 1000;
@@ -51,7 +57,14 @@ export class UntrustedWork implements CustomizationRuntime {
     this.onCompileCache = options.onCompileCache;
     const memoryLimitBytes = options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
     const workerData: UntrustedWorkerData = { memoryLimitBytes };
-    this.pool = new WorkerPool({ workerUrl: WORKER_URL, workerData, size: options.workers ?? defaultWorkerCount(), memoryLimitBytes, onStop: options.onStop });
+    this.pool = new WorkerPool({
+      workerUrl: WORKER_URL,
+      workerData,
+      size: options.workers ?? defaultWorkerCount(),
+      memoryLimitBytes,
+      onStop: options.onStop,
+      ...(options.createWorker ? { createWorker: options.createWorker } : {}),
+    });
   }
 
   /** Starts the workers ahead of the first call; resolves once they have started. */
@@ -75,7 +88,11 @@ export class UntrustedWork implements CustomizationRuntime {
   async evaluatePreservation(rules: StatePreservationRule[], status: unknown): Promise<PreservationResult> {
     let answer: Answer;
     try {
-      answer = await this.pool.run({ type: 'preserve', rules }, JSON.stringify(status ?? null), { key: PRESERVE_KEY, timeoutMs: this.preserveTimeoutMs });
+      answer = await this.pool.run({ type: 'preserve', rules }, JSON.stringify(status ?? null), {
+        key: PRESERVE_KEY,
+        breaker: false,
+        timeoutMs: this.preserveTimeoutMs,
+      });
     } catch (error) {
       if (error instanceof WorkerTaskError) throw new Error(`evaluating the state preservation rules ${error.message}`, { cause: error });
       throw error;
@@ -100,8 +117,12 @@ export class UntrustedWork implements CustomizationRuntime {
     try {
       const fromRequest = o?.requestText !== undefined;
       const payload = o?.requestText ?? JSON.stringify(args);
+      const name = o?.key ?? operation;
       answer = await this.pool.run({ type: 'lua', operation, scriptId, timeoutMs, fromRequest }, payload, {
-        key: o?.key ?? operation,
+        // A key's standing and circuit judge one script of one customization: a reload that fixes the script
+        // starts afresh (a new id), while stats and metrics still name the customization.
+        key: `${name}\u0000${scriptId}`,
+        name,
         timeoutMs,
         notAfter: o?.notAfter,
         once: { key: scriptId, field: 'script', value: script },

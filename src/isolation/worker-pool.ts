@@ -5,13 +5,20 @@
 // on each busy worker's heap and external memory (ArrayBuffers, which resource limits do not count) ends
 // one that grows past its limit inside a single native call.
 //
-// Queued tasks are shared out by key (a customization), decision 0016. One worker, the priority lane,
-// takes a key whose last call answered in time before a key not heard from yet, and never a key whose
-// calls time out; the others take keys in turn, those whose calls time out last. So however many keys
-// run away, a working key's call starts within one time limit (the priority lane's current call), and
+// Queued tasks are shared out by key (a customization's script), decision 0016. One worker, the priority
+// lane, takes a key whose last call answered in time before a key not heard from yet, and never a key
+// whose calls time out; the others take keys in turn, those whose calls time out last. So however many
+// keys run away, a working key's call starts when the priority lane's current call ends: within one time
+// limit when that call answers (the worker stops a script at its limit itself), else within the time
+// limit + graceMs + the kill + a new worker's start-up (a call stuck where the worker cannot stop it); and
 // keys whose calls time out hold at most all workers but one. A key whose calls timed out
 // BREAKER_TIMEOUTS times in a row (within BREAKER_WINDOW_MS) has its calls answered at once (circuit
 // open) until a cool-down passes; then one call is let through, and its answer in time closes it.
+// A key's standing and circuit judge one script: callers key by customization *and* script, so a reload
+// that changes the script starts afresh, and a removed script's state is never consulted again: an open
+// key not called for BREAKER_WINDOW_MS past its cool-down is forgotten (a removed script reads open for at
+// most its cool-down + that). Stats and metrics name the customization (`name`), so their label set is
+// bounded by the customizations' names, not by reloads.
 //
 // A task is one message to its worker and one message back (decision 0012): text framed by protocol.ts
 // `frame`, a JSON header line with the task's id, then a payload. Both threads sleep in their event loops
@@ -62,8 +69,8 @@ export interface WorkerPoolOptions {
   memoryCheckMs?: number;
   /** How long to wait before starting workers again after three that died before becoming ready. */
   restartBackoffMs?: number;
-  /** Told about every worker that was stopped (metrics, logs). */
-  onStop?: (reason: StopReason, key: string) => void;
+  /** Told about every worker that was stopped (metrics, logs), with the task's name. */
+  onStop?: (reason: StopReason, name: string) => void;
   /** Makes a worker (default: a node:worker_threads Worker); for tests. */
   createWorker?: (url: URL, options: WorkerOptions) => PoolWorker;
   /** Whether an answer says its call was stopped at its time limit (default: a protocol.ts WorkerReply with error.timeout). */
@@ -80,18 +87,23 @@ export const BREAKER_MAX_COOLDOWN_MS = 300_000;
 /** How an answer given at once by an open circuit begins (after the customization and function). */
 export const CIRCUIT_OPEN_MESSAGE = 'not run (circuit breaker)';
 
-/** A key whose circuit is not closed, or whose calls were answered at once (metrics). */
+/** A name (customization) with a key whose circuit is open or trying a call, or whose calls were answered at once (metrics). */
 export interface CircuitStats {
+  /** The tasks' name (TaskOptions.name): the customization, whichever of its scripts' keys is meant. */
   key: string;
-  /** Calls are answered at once (open), or one is let through and the others are (trial). */
+  /** The worst of its keys: calls answered at once (open), one call being tried and the others answered at once (trial), or neither. */
   state: 'closed' | 'open' | 'trial';
-  /** Calls answered at once since the pool started. */
+  /** Calls answered at once since the pool started (never decreases: kept apart from the keys, which are forgotten). */
   refused: number;
 }
 
 export interface TaskOptions {
-  /** Fair-share key: queued tasks are taken round-robin across keys. */
+  /** Fair-share and breaker key: queued tasks are taken round-robin across keys; standing and circuit are per key. */
   key: string;
+  /** What stats, metrics and onStop call the key (its customization); default: the key. */
+  name?: string;
+  /** false: the key has no circuit breaker (its calls are never answered at once); default true. */
+  breaker?: boolean;
   timeoutMs: number;
   /** performance.now() after which nobody waits for the answer: a task still queued then is not run. */
   notAfter?: number;
@@ -140,7 +152,10 @@ interface KeyState {
   /** Timeouts in a row since the last answer in time, and when the first of them ended (the answers name them). */
   streak: number;
   streakSince: number;
-  refused: number;
+  /** The name of the key's tasks (stats). */
+  name: string;
+  /** performance.now() of its last call (run), answered at once or not. */
+  lastCall: number;
 }
 
 /** Keys remembered (customizations of the loaded set; idle ones are forgotten past this). */
@@ -183,6 +198,12 @@ export class WorkerPool {
   private failedStarts = 0;
   private readonly resourceLimits: ResourceLimits;
   private readonly keys = new Map<string, KeyState>();
+  /**
+   * Calls answered at once, by name, for the pool's life: a Prometheus counter must never go down, so the
+   * totals are not part of the forgettable key state. Bounded by the names of customizations ever loaded
+   * whose circuit opened (configuration, not requests).
+   */
+  private readonly refused = new Map<string, number>();
 
   constructor(options: WorkerPoolOptions) {
     this.options = {
@@ -208,10 +229,19 @@ export class WorkerPool {
     let busy = 0;
     for (const slot of this.slots) if (slot.task) busy++;
     const now = performance.now();
-    const circuits: CircuitStats[] = [];
+    const states = new Map<string, CircuitStats['state']>();
     for (const [key, state] of this.keys) {
-      if (state.openUntil === undefined && state.refused === 0) continue;
-      circuits.push({ key, state: state.openUntil === undefined ? 'closed' : now < state.openUntil ? 'open' : 'trial', refused: state.refused });
+      if (state.openUntil === undefined) continue;
+      if (this.stale(key, state, now)) {
+        this.keys.delete(key);
+        continue;
+      }
+      const s = now < state.openUntil ? 'open' : 'trial';
+      if (states.get(state.name) !== 'open') states.set(state.name, s);
+    }
+    const circuits: CircuitStats[] = [];
+    for (const name of new Set([...states.keys(), ...this.refused.keys()])) {
+      circuits.push({ key: name, state: states.get(name) ?? 'closed', refused: this.refused.get(name) ?? 0 });
     }
     return { workers: this.slots.size, busy, queued: this.queued(), circuits };
   }
@@ -225,12 +255,13 @@ export class WorkerPool {
   /** Runs one task (a header and a payload) on a worker; resolves with the worker's answer. */
   run(header: Record<string, unknown>, payload: string, options: TaskOptions): Promise<Answer> {
     if (this.closed) return Promise.reject(new WorkerTaskError('closed', 'the worker pool is closed'));
-    const state = this.keyState(options.key);
+    const state = this.keyState(options.key, options.name ?? options.key);
+    state.lastCall = performance.now();
     let trial = false;
     if (state.openUntil !== undefined) {
       // Open: answered at once until the cool-down passes; then one call is let through at a time.
       if (performance.now() < state.openUntil || state.trying) {
-        state.refused++;
+        this.countRefused(state);
         return Promise.reject(new WorkerTaskError('open', this.openMessage(state)));
       }
       state.trying = trial = true;
@@ -325,7 +356,7 @@ export class WorkerPool {
       const reason = slot.stopping ?? 'crashed';
       this.finished(task, reason === 'timeout' ? 'timeout' : 'other');
       task.reject(new WorkerTaskError(reason, stopMessage(reason, task.options.timeoutMs, this.options.memoryLimitBytes)));
-      this.options.onStop?.(reason, task.options.key);
+      this.options.onStop?.(reason, task.options.name ?? task.options.key);
     }
     if (!known || this.closed) return;
     if (this.failedStarts >= 3) {
@@ -356,25 +387,46 @@ export class WorkerPool {
 
   /** Fails a task that will not run; a trial that does not run leaves the next call to be the trial. */
   private drop(task: Task, error: WorkerTaskError): void {
-    if (task.trial) this.keyState(task.options.key).trying = false;
+    if (task.trial) this.keyState(task.options.key, task.options.name ?? task.options.key).trying = false;
     task.reject(error);
   }
 
-  private keyState(key: string): KeyState {
+  private countRefused(state: KeyState): void {
+    this.refused.set(state.name, (this.refused.get(state.name) ?? 0) + 1);
+  }
+
+  private keyState(key: string, name: string): KeyState {
     let state = this.keys.get(key);
-    if (state) return state;
+    if (state && !this.stale(key, state, performance.now())) return state;
     if (this.keys.size >= MAX_KEYS) this.forgetIdleKeys();
-    state = { proven: false, timeouts: [], cooldownMs: BREAKER_COOLDOWN_MS, trying: false, streak: 0, streakSince: 0, refused: 0 };
+    state = { proven: false, timeouts: [], cooldownMs: BREAKER_COOLDOWN_MS, trying: false, streak: 0, streakSince: 0, name, lastCall: 0 };
     this.keys.set(key, state);
     return state;
   }
 
-  /** Keys with a closed circuit and nothing queued or running: what they had earned is lost, nothing else. */
+  /**
+   * An open key not called for BREAKER_WINDOW_MS past its cool-down, nothing of it queued or running: its
+   * script was removed or replaced (Karmada calls a served customization all the time), so its state is
+   * dropped rather than read as open forever; a script merely called that rarely starts afresh.
+   */
+  private stale(key: string, state: KeyState, now: number): boolean {
+    if (state.openUntil === undefined || state.trying || this.queues.has(key)) return false;
+    if (now - Math.max(state.openUntil, state.lastCall) <= BREAKER_WINDOW_MS) return false;
+    for (const slot of this.slots) if (slot.task?.options.key === key) return false;
+    return true;
+  }
+
+  /**
+   * Keys with nothing queued or running whose circuit is closed or past its cool-down (removed scripts'
+   * keys among them): what they had earned, or a cool-down's doubling, is lost; refused totals are kept.
+   */
   private forgetIdleKeys(): void {
+    const now = performance.now();
     const running = new Set<string>();
     for (const slot of this.slots) if (slot.task) running.add(slot.task.options.key);
     for (const [key, state] of this.keys) {
-      if (state.openUntil === undefined && !this.queues.has(key) && !running.has(key)) this.keys.delete(key);
+      const open = state.trying || (state.openUntil !== undefined && now < state.openUntil);
+      if (!open && !this.queues.has(key) && !running.has(key)) this.keys.delete(key);
     }
   }
 
@@ -382,7 +434,7 @@ export class WorkerPool {
   private finished(task: Task, outcome: 'in-time' | 'timeout' | 'other'): void {
     if (task.recorded) return;
     task.recorded = true;
-    const state = this.keyState(task.options.key);
+    const state = this.keyState(task.options.key, task.options.name ?? task.options.key);
     if (task.trial) state.trying = false;
     if (outcome === 'other') return; // stopped for memory or crashed: no word on time
     if (state.openUntil !== undefined && !task.trial) return; // while open, only the trial decides
@@ -401,6 +453,7 @@ export class WorkerPool {
     if (state.streak++ === 0) state.streakSince = now;
     state.timeouts.push(now);
     while (now - state.timeouts[0]! > BREAKER_WINDOW_MS) state.timeouts.shift();
+    if (task.options.breaker === false) return; // its timeouts rank it in the queue, never refuse its calls
     if (task.trial) {
       state.cooldownMs = Math.min(BREAKER_MAX_COOLDOWN_MS, state.cooldownMs * 2);
       this.open(task.options.key, state, now);
@@ -417,7 +470,7 @@ export class WorkerPool {
     this.queues.delete(key);
     this.turn.splice(this.turn.indexOf(key), 1);
     for (const task of queue) {
-      state.refused++;
+      this.countRefused(state);
       this.drop(task, new WorkerTaskError('open', this.openMessage(state)));
     }
   }
@@ -453,8 +506,10 @@ export class WorkerPool {
    * Hands queued tasks to idle, ready workers; starts missing workers while tasks wait. One worker at a time
    * is the priority lane: it takes a key whose last call answered in time before one not heard from, and
    * never a key whose calls time out, so however many of those wait, a working key's call starts as soon as
-   * that worker's current call ends: within one time limit. The others take keys in turn, keys whose calls
-   * time out last (a single worker does both).
+   * that worker's current call ends: within one time limit if it answers, else the time limit + graceMs +
+   * the kill + a new worker's start-up (the stopped worker keeps its task, and so the lane, until it exits;
+   * the others are no quicker: an idle one already takes that call as a fair-share task). The others take
+   * keys in turn, keys whose calls time out last (a single worker does both).
    */
   private dispatch(): void {
     if (this.closed) return;

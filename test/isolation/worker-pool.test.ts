@@ -479,6 +479,72 @@ describe('WorkerPool', () => {
       expect(pool.stats().circuits).toEqual([{ key: 'spin', state: 'closed', refused: 2 }]);
     });
 
+    it("names circuits by customization: a removed script's open circuit is forgotten a window past its cool-down, and refused totals never go down", async () => {
+      makePool({ readyAtOnce: true });
+      await flush();
+      const call = (label: string, key: string) => outcome(pool.run({ name: label }, '', { key, name: 'cust', timeoutMs: TIMEOUT }));
+      for (let i = 0; i < 3; i++) {
+        call(`spin-${i}`, 'cust/script-1');
+        await flush();
+        workers[0]!.answerTimeout();
+        await flush();
+      }
+      const refused = call('refused', 'cust/script-1');
+      await flush();
+      expect(refused.error?.reason).toBe('open');
+      expect(pool.stats().circuits).toEqual([{ key: 'cust', state: 'open', refused: 1 }]);
+      // The script is replaced (a reload): its key is never called again. Past the cool-down the next call
+      // would be tried; BREAKER_WINDOW_MS later, with no call, the key is forgotten.
+      await vi.advanceTimersByTimeAsync(BREAKER_COOLDOWN_MS);
+      expect(pool.stats().circuits).toEqual([{ key: 'cust', state: 'trial', refused: 1 }]);
+      await vi.advanceTimersByTimeAsync(BREAKER_WINDOW_MS + 1);
+      expect(pool.stats().circuits).toEqual([{ key: 'cust', state: 'closed', refused: 1 }]);
+      // Thousands of other keys later (the pool forgets idle ones past 4096), the total is still there.
+      for (let i = 0; i < 4100; i++) call(`other-${i}`, `other-${i}`);
+      await flush();
+      for (let i = 0; i < 4100; i++) workers[0]!.answer();
+      await flush();
+      expect(pool.stats().circuits).toEqual([{ key: 'cust', state: 'closed', refused: 1 }]);
+      expect(stops).toEqual([]);
+    });
+
+    it("a killed call on the priority lane holds it until its worker exits and a new one is ready: the bound is the time limit + grace + a worker's start-up", async () => {
+      makePool({ size: 2 });
+      const startUp = 40;
+      const readied = new Set<FakeWorker>();
+      const ready = () => {
+        for (const worker of workers) {
+          if (worker.terminated || readied.has(worker)) continue;
+          readied.add(worker);
+          worker.ready();
+        }
+      };
+      void pool.start();
+      ready();
+      await flush();
+      for (const key of ['victim', 'stuck']) {
+        run(`${key}-warm`, key);
+        await flush();
+        sent(`${key}-warm`)!.worker.answer();
+        await flush();
+      }
+      // The proven 'stuck' call takes the lane and never answers; a runaway holds the other worker (fair share).
+      const stuck = run('stuck', 'stuck');
+      run('runaway-0', 'runaway');
+      await flush();
+      const queuedAt = performance.now();
+      const victim = run('victim', 'victim');
+      await vi.advanceTimersByTimeAsync(TIMEOUT + GRACE);
+      expect(stuck.error?.reason).toBe('timeout');
+      expect(sent('victim')).toBeUndefined(); // both workers were killed; their replacements are starting
+      await vi.advanceTimersByTimeAsync(startUp);
+      ready();
+      expect(sent('victim')!.at - queuedAt).toBe(TIMEOUT + GRACE + startUp);
+      sent('victim')!.worker.answer();
+      await flush();
+      expect(victim.value).toBeDefined();
+    });
+
     it('a trial call that never ran (its deadline passed in the queue) leaves the next call to be the trial', async () => {
       makePool({ readyAtOnce: true });
       await flush();
