@@ -2,7 +2,7 @@
 // it) for promptness, plus a poll, because fs.watch misses events on some filesystems (NFS, some
 // container mounts) and a ConfigMap volume update is a symlink swap. A poll walks the folders and stats
 // the files (dev, inode, size, mtime), asynchronously; it reads nothing unless that changed or the last
-// load was stopped on the load worker (a timeout, its memory), which each poll retries. A change
+// load was stopped on the load worker (a timeout, its memory), which is retried with a back-off. A change
 // is reloaded (off the main thread, loader.ts) and applied only if the bytes read differ from the last
 // load's, so rewriting a file with the same content (or touching it) reloads nothing.
 import { createHash } from 'node:crypto';
@@ -11,6 +11,8 @@ import { findCustomizationFiles, findCustomizationFilesSync } from './files.ts';
 import type { Fingerprint, LoadOptions, LoadResult } from './loader.ts';
 import { contentFingerprint, loadCustomizations, statsFingerprint, statsFingerprintSync } from './loader.ts';
 import { readCustomizationFileSync } from './safe-read.ts';
+
+const DEFAULT_POLL_MS = 5000;
 
 export interface WatchOptions extends LoadOptions {
   /** Quiet period after the last change before reloading (editors write files in several steps). */
@@ -38,7 +40,7 @@ export interface CustomizationWatch {
  */
 export function watchCustomizations(paths: readonly string[], onReload: (result: LoadResult) => void, options: WatchOptions): CustomizationWatch {
   const debounceMs = options.debounceMs ?? 300;
-  const pollMs = options.pollMs ?? 5000;
+  const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   let lastGood = options.initial;
   // What the last load saw; without `initial`, what the folders hold when the watch starts.
   // Taken synchronously, so a change made right after the watch starts is a change.
@@ -47,6 +49,10 @@ export function watchCustomizations(paths: readonly string[], onReload: (result:
   let running: Promise<LoadResult | undefined> | undefined;
   let again = false;
   let debounceTimer: NodeJS.Timeout | undefined;
+  // Loads stopped in a row, and when the next retry may run: the first at the next poll, then after
+  // 1, 2, 4 … 64 poll intervals, so a file that always overruns its limits is not re-parsed every poll.
+  let stoppedLoads = 0;
+  let retryAt = 0;
 
   const reload = async (): Promise<LoadResult | undefined> => {
     if (running) {
@@ -59,11 +65,13 @@ export function watchCustomizations(paths: readonly string[], onReload: (result:
         const before = known;
         const stats = await customizationFingerprint(paths);
         // Unchanged files are not read again, unless the last load was stopped (not refused for its
-        // bytes): that is retried at every poll (the poll interval is the back-off) until it passes.
-        if (closed || (stats === before.stats && before.retry !== true)) return undefined;
+        // bytes): that is retried, backing off, until it passes.
+        if (closed || (stats === before.stats && (before.retry !== true || Date.now() < retryAt))) return undefined;
         const result = await loadCustomizations(paths, options);
         if (closed) return undefined;
         known = result.fingerprint;
+        stoppedLoads = result.fingerprint.retry === true ? stoppedLoads + 1 : 0;
+        retryAt = stoppedLoads <= 1 ? 0 : Date.now() + (pollMs || DEFAULT_POLL_MS) * 2 ** Math.min(stoppedLoads - 2, 6);
         if (result.fingerprint.content === before.content) return undefined;
         if (result.errors.length === 0) lastGood = result;
         onReload(result);

@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
 import { startLoadWorker, type StartLoadWorker } from '../../src/customizations/load-off-thread.ts';
 import { loadCustomizations, type LoadResult } from '../../src/customizations/loader.ts';
@@ -16,8 +16,13 @@ const STOPPED = 'stopped: the customization load worker failed: it could not sta
 
 /** The real load worker, except that while `stopping` a worker fails as it starts (as when the node is out of memory). */
 let stopping = false;
+/** While set, every worker fails as it starts. */
+let stopAlways = false;
+/** Load workers started. */
+let starts = 0;
 const startWorker: StartLoadWorker = (heapMb) => {
-  if (!stopping) return startLoadWorker(heapMb);
+  starts++;
+  if (!stopping && !stopAlways) return startLoadWorker(heapMb);
   stopping = false;
   const fake = Object.assign(new EventEmitter(), { postMessage: () => {}, terminate: () => Promise.resolve(1) });
   setImmediate(() => fake.emit('error', new Error('it could not start')));
@@ -40,8 +45,10 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'kiw-retry-'));
   writeFileSync(join(dir, 'w.yaml'), ric('Widget', 'function InterpretHealth(o) return true end'));
   stopping = false;
+  stopAlways = false;
 });
 afterEach(() => {
+  vi.useRealTimers();
   handle?.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -84,5 +91,24 @@ describe('a stopped load is retried', () => {
     writeFileSync(join(dir, 'w.yaml'), ric('Widget', 'function InterpretHealth(o) return end end'));
     expect((await handle.reload())?.errors).toEqual([{ file: join(dir, 'w.yaml'), message: expect.stringContaining('script line 1') }]);
     expect(await handle.reload()).toBeUndefined();
+  });
+
+  it('a load that keeps being stopped is retried at once, then after 1, 2, 4 … poll intervals', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const initial = await loadCustomizations([dir], options);
+    handle = watchCustomizations([dir], () => undefined, { ...options, initial });
+    writeFileSync(join(dir, 'w.yaml'), ric('Widget', 'function InterpretHealth(o) return false end'));
+    stopAlways = true;
+    starts = 0;
+    expect((await handle.reload())?.errors[0]?.message).toBe(STOPPED); // the change, stopped
+    await handle.reload(); // retried at once, stopped again (same outcome: nothing new to apply)
+    expect(starts).toBe(2);
+    await handle.reload(); // backing off: nothing read
+    vi.advanceTimersByTime(4999);
+    await handle.reload();
+    expect(starts).toBe(2);
+    vi.advanceTimersByTime(1);
+    stopAlways = false;
+    expect((await handle.reload())?.errors).toEqual([]); // after one poll interval (5 s): loaded
   });
 });
