@@ -2,10 +2,15 @@
 // of them (`maxConnections`), and when refused ones reach the log (DropReporter).
 //
 // At the bound, a newcomer takes the place of the longest-idle keep-alive connection (one that has been
-// answered and has had no request in progress for IDLE_GRACE_MS) instead of being refused: idle
-// connections cost the server nothing to give up and their client reconnects when it needs one, while a
-// refusal would lock every new client out until keep-alive timeouts (95 s) free slots. Connections with a
-// request in progress, or still waiting for their first request, are never closed for a newcomer.
+// answered, has had no request in progress for IDLE_GRACE_MS and has received no byte since its last
+// answer) instead of being refused: idle connections cost the server nothing to give up and their client
+// reconnects when it needs one, while a refusal would lock every new client out until keep-alive timeouts
+// (95 s) free slots. Connections with a request in progress, or still waiting for their first request,
+// are never closed for a newcomer.
+// Node counts a request only once its headers are complete, so a connection whose next request is partly
+// received looks idle by requests; the bytes it has read since its last answer say it is not (Karmada's
+// client does not retry a POST once written). Over TLS the bytes are those of the TCP socket underneath,
+// which grow with any record, even one not yet whole enough to decrypt.
 //
 // A connection that node closes on a client error (a request it cannot parse; pipelined requests past
 // what its parser accepts while answers are queued, HPE_PAUSED) is reported with the requests it leaves
@@ -21,8 +26,9 @@
 // does not retry POSTs. So the listener is closed first (new connections are refused, which a client sees
 // before sending anything), requests in progress are answered (with Connection: close, set while
 // draining), and a connection without a request in progress is closed only once it has been quiet for
-// IDLE_GRACE_MS, which covers a request on its way over a just-opened connection.
-import { Server as NetServer, type Socket } from 'node:net';
+// IDLE_GRACE_MS, which covers a request on its way over a just-opened connection, and has received no byte
+// since its last answer.
+import { Server as NetServer, Socket } from 'node:net';
 import type { Server } from 'node:http';
 
 const IDLE_GRACE_MS = 1000;
@@ -34,6 +40,10 @@ interface Tracked {
   /** Requests received, answered or not. */
   received: number;
   quietSince: number;
+  /** The connection's bytes read (`counter.bytesRead`) when it became quiet. */
+  bytesAtQuiet: number;
+  /** The socket whose bytesRead grows with every byte the client sends: the TCP socket under a TLS one. */
+  counter: Socket;
   /** Closes the connection unless its first request arrives; cleared when it does. */
   firstRequest: NodeJS.Timeout;
 }
@@ -73,11 +83,21 @@ function requestLines(raw: Buffer, parsed: number | undefined): number {
   );
 }
 
+/** Whether the client has sent anything since the connection's last answer: a request on its way. */
+function receivedSinceQuiet(state: Tracked): boolean {
+  return state.counter.bytesRead > state.bytesAtQuiet;
+}
+
 export class ConnectionTracker {
   /** Every accepted connection, TLS handshake done or not (a drain waits for those still shaking hands). */
   private readonly accepted = new Set<Socket>();
   /** Connections that can carry requests (the TLS socket over TLS). */
   private readonly sockets = new Map<Socket, Tracked>();
+  /**
+   * Answered connections with no request in progress, in the order they became quiet (re-inserted when
+   * they do again), so the longest-idle one is first and a newcomer at the bound need not scan them all.
+   */
+  private readonly idle = new Map<Socket, Tracked>();
   /** Connections closed to make room whose close has not happened yet: no longer counted against the bound. */
   private closing = 0;
   private readonly server: Server;
@@ -108,9 +128,13 @@ export class ConnectionTracker {
       clearTimeout(state.firstRequest);
       state.active++;
       state.received++;
+      this.idle.delete(request.socket);
       response.once('close', () => {
         state.active--;
+        if (state.active > 0 || !this.sockets.has(request.socket)) return;
         state.quietSince = this.now();
+        state.bytesAtQuiet = state.counter.bytesRead;
+        this.idle.set(request.socket, state);
       });
     });
     // Runs after fastify's own clientError handler (which answers 400/408 where it can and destroys the
@@ -149,7 +173,7 @@ export class ConnectionTracker {
     while (this.accepted.size > 0 && performance.now() < until) {
       const now = this.now();
       for (const [socket, state] of this.sockets) {
-        if (state.active === 0 && now - state.quietSince >= IDLE_GRACE_MS) socket.destroy();
+        if (state.active === 0 && now - state.quietSince >= IDLE_GRACE_MS && !receivedSinceQuiet(state)) socket.destroy();
       }
       await new Promise((resolve) => setTimeout(resolve, CHECK_MS));
     }
@@ -158,32 +182,45 @@ export class ConnectionTracker {
     return forced;
   }
 
-  /** Closes the keep-alive connection idle the longest (at least IDLE_GRACE_MS), if there is one. */
+  /**
+   * Closes the keep-alive connection idle the longest (at least IDLE_GRACE_MS, no byte received since its
+   * last answer), if there is one. Connections found receiving leave the idle order until their next answer.
+   */
   private closeLongestIdle(): boolean {
     const now = this.now();
-    let oldest: [Socket, Tracked] | undefined;
-    for (const entry of this.sockets) {
-      const state = entry[1];
-      if (state.received === 0 || state.active > 0 || now - state.quietSince < IDLE_GRACE_MS) continue;
-      if (!oldest || state.quietSince < oldest[1].quietSince) oldest = entry;
+    for (const [socket, state] of this.idle) {
+      // Quiet order: once one has been quiet for less than the grace, so have all after it.
+      if (now - state.quietSince < IDLE_GRACE_MS) return false;
+      this.idle.delete(socket);
+      if (receivedSinceQuiet(state)) continue;
+      this.sockets.delete(socket);
+      this.closing++;
+      socket.once('close', () => this.closing--);
+      socket.destroy();
+      this.options.onIdleClosed?.();
+      return true;
     }
-    if (!oldest) return false;
-    const [socket] = oldest;
-    this.sockets.delete(socket);
-    this.closing++;
-    socket.once('close', () => this.closing--);
-    socket.destroy();
-    this.options.onIdleClosed?.();
-    return true;
+    return false;
   }
 
   private track(socket: Socket): void {
     const firstRequest = setTimeout(() => socket.destroy(), this.options.firstRequestTimeoutMs).unref();
-    const state: Tracked = { active: 0, received: 0, quietSince: this.now(), firstRequest };
+    const counter = (socket as Socket & { _parent?: unknown })._parent;
+    const state: Tracked = {
+      active: 0,
+      received: 0,
+      quietSince: this.now(),
+      bytesAtQuiet: 0,
+      // A TLSSocket's own bytesRead counts decrypted bytes only (none for a record still arriving); node
+      // keeps the TCP socket under it as `_parent`.
+      counter: counter instanceof Socket ? counter : socket,
+      firstRequest,
+    };
     this.sockets.set(socket, state);
     socket.once('close', () => {
       clearTimeout(state.firstRequest);
       this.sockets.delete(socket);
+      this.idle.delete(socket);
     });
   }
 }
