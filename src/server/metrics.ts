@@ -73,11 +73,11 @@ export class Metrics {
   });
   /** The worker pool's circuit breakers, read when Prometheus scrapes (watchUntrustedWork sets it). */
   private circuits: () => CircuitStats[] = () => [];
-  // One series per key whose circuit is not closed, or that has answered calls at once: keys are the
-  // loaded customizations' names (and "state preservation"), so the label values are bounded by the configuration.
+  // One series per customization whose circuit is not closed, or that has answered calls at once: labels are
+  // the loaded customizations' names (state preservation has no breaker), bounded by the configuration.
   readonly luaCircuitOpen = new Gauge({
     name: `${METRIC_PREFIX}lua_circuit_open`,
-    help: 'Customizations whose calls are answered at once after timeouts in a row (circuit breaker): 1 while open or while one call is tried, by customization ("state preservation": the JSONPath of /preserve).',
+    help: 'Customizations whose calls are answered at once after timeouts in a row (circuit breaker): 1 while open or while one call is tried, by customization.',
     labelNames: ['customization'] as const,
     registers: this.registers,
     collect: () => {
