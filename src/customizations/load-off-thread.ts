@@ -21,7 +21,10 @@ export interface LoadWorkerLimits {
 }
 
 export const DEFAULT_FILE_TIMEOUT_MS = 5000;
-export const DEFAULT_HEAP_MB = 256;
+/** A 1 MiB customization (the largest file read) parses and compiles within 48 MiB; twice that leaves room. */
+export const DEFAULT_HEAP_MB = 96;
+/** The load worker's young generation, beside DEFAULT_HEAP_MB (both count in src/server/memory-fit.ts). */
+export const YOUNG_GENERATION_MB = 16;
 const DEFAULT_START_TIMEOUT_MS = 30_000;
 
 // The worker runs from its TypeScript source where this module does (tests, `node src/cli.ts`), else the build.
@@ -40,7 +43,7 @@ export interface LoadWorker {
 export type StartLoadWorker = (heapMb: number) => LoadWorker;
 
 export const startLoadWorker: StartLoadWorker = (heapMb) =>
-  new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 } });
+  new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, stackSizeMb: 4 } });
 
 /** Loads `entries` on load workers; one outcome per entry, in order. */
 export async function loadOffThread(entries: readonly FoundFile[], limits: LoadWorkerLimits = {}): Promise<FileOutcome[]> {

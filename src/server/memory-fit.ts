@@ -4,6 +4,8 @@
 // cannot fit is refused (a usage error naming the numbers and what to change), because the kernel's
 // OOM killer would otherwise end the pod in the middle of calls, every call on it with it.
 import { readFileSync } from 'node:fs';
+import { DEFAULT_HEAP_MB as LOAD_WORKER_HEAP_MB, YOUNG_GENERATION_MB as LOAD_WORKER_YOUNG_MB } from '../customizations/load-off-thread.ts';
+import { DEFAULT_RECORD_QUEUE_BYTES } from '../record/recorder.ts';
 
 const MiB = 1024 * 1024;
 
@@ -34,11 +36,23 @@ export interface MemoryConfig {
   luaMemoryLimit: number;
   inflightBodyLimit: number;
   maxConnections: number;
+  /** `--record DIR`: its queue and encoding worker count too. */
+  record?: string;
 }
 
-/** The main thread's share: at rest, request bodies held across calls, and a full connection table. */
+/**
+ * The customization load worker (src/customizations/load-off-thread.ts), which a reload can start at any
+ * moment: its heap cap and young generation, and a worker at rest.
+ */
+export const LOAD_WORKER_BYTES = (LOAD_WORKER_HEAP_MB + LOAD_WORKER_YOUNG_MB) * MiB + WORKER_BASELINE_BYTES;
+
+/**
+ * The main thread's share: at rest, request bodies held across calls, a full connection table, the
+ * customization load worker, and with `--record` the recording queue and its encoding worker.
+ */
 export function mainThreadBytes(config: Omit<MemoryConfig, 'luaWorkers' | 'luaMemoryLimit'>): number {
-  return MAIN_BASELINE_BYTES + config.inflightBodyLimit + config.maxConnections * CONNECTION_BYTES;
+  const recording = config.record ? DEFAULT_RECORD_QUEUE_BYTES + WORKER_BASELINE_BYTES : 0;
+  return MAIN_BASELINE_BYTES + config.inflightBodyLimit + config.maxConnections * CONNECTION_BYTES + LOAD_WORKER_BYTES + recording;
 }
 
 export function workerBytes(luaMemoryLimit: number): number {
@@ -108,7 +122,9 @@ const mib = (bytes: number) => `${Math.ceil(bytes / MiB)} MiB`;
 export function describeNeed(config: MemoryConfig): string {
   return (
     `${mib(memoryNeeded(config))}: main thread ${mib(MAIN_BASELINE_BYTES)} + --inflight-body-limit ${mib(config.inflightBodyLimit)}` +
-    ` + --max-connections ${config.maxConnections} × 55 KiB (${mib(config.maxConnections * CONNECTION_BYTES)}) + --lua-workers ${config.luaWorkers} × ${mib(workerBytes(config.luaMemoryLimit))}` +
+    ` + --max-connections ${config.maxConnections} × 55 KiB (${mib(config.maxConnections * CONNECTION_BYTES)}) + the customization load worker ${mib(LOAD_WORKER_BYTES)}` +
+    (config.record ? ` + --record ${mib(DEFAULT_RECORD_QUEUE_BYTES + WORKER_BASELINE_BYTES)}` : '') +
+    ` + --lua-workers ${config.luaWorkers} × ${mib(workerBytes(config.luaMemoryLimit))}` +
     ` (a worker's heap cap of 2 × --lua-memory-limit ${mib(config.luaMemoryLimit)} + 96 MiB, and 16 MiB at rest)`
   );
 }
@@ -135,6 +151,7 @@ export function fitMemory(input: FitInput, limit: ContainerLimit | undefined): F
     luaMemoryLimit: input.luaMemoryLimit,
     inflightBodyLimit: input.inflightBodyLimit,
     maxConnections: input.maxConnections,
+    ...(input.record ? { record: input.record } : {}),
   };
   const fitted = (lowered: string[], loweredFrom?: number): Fit => ({
     luaWorkers: config.luaWorkers,

@@ -110,9 +110,9 @@ describe('serve and the container memory limit (decision 0017)', () => {
       const code = await run(['--lua-workers', '4', '--lua-memory-limit', '64MiB', '--max-connections', '1024'], limit(768));
       expect(code).toBe(2);
       const text = stderr.mock.calls.map((call) => String(call[0])).join('');
-      expect(text).toMatch(/^serve: the configuration can take 1175 MiB: .*--lua-workers 4 × 240 MiB/);
+      expect(text).toMatch(/^serve: the configuration can take 1303 MiB: .*the customization load worker 128 MiB .*--lua-workers 4 × 240 MiB/);
       expect(text).toContain("the container's memory limit is 768 MiB (/sys/fs/cgroup/memory.max)");
-      expect(text).toContain('Give one of: --lua-workers 2, or --lua-memory-limit 13MiB, or a memory limit of at least 1175 MiB');
+      expect(text).toContain('Give one of: --lua-workers 1, or a memory limit of at least 1303 MiB');
     } finally {
       stderr.mockRestore();
     }

@@ -2,10 +2,12 @@
 // configuration can hold, `auto` workers lowered to fit, an explicit configuration that cannot fit refused.
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_HEAP_MB as LOAD_WORKER_HEAP_MB } from '../../src/customizations/load-off-thread.ts';
 import { WorkerPool, type PoolWorker } from '../../src/isolation/worker-pool.ts';
 import {
   containerMemoryLimit,
   fitMemory,
+  LOAD_WORKER_BYTES,
   MAIN_BASELINE_BYTES,
   memoryNeeded,
   MemoryFitError,
@@ -40,8 +42,10 @@ describe('the container memory limit', () => {
 describe('what a configuration needs', () => {
   const defaults = { luaWorkers: 2, luaMemoryLimit: 128 * MiB, inflightBodyLimit: 32 * MiB, maxConnections: 4096 };
 
-  it('is the main thread (at rest, bodies in flight, a full connection table) and each worker at its heap cap', () => {
-    expect(memoryNeeded({ ...defaults, luaWorkers: 0 })).toBe(MAIN_BASELINE_BYTES + 32 * MiB + 4096 * 55 * 1024);
+  it('is the main thread (at rest, bodies in flight, a full connection table, the load worker, recording) and each worker at its heap cap', () => {
+    expect(memoryNeeded({ ...defaults, luaWorkers: 0 })).toBe(MAIN_BASELINE_BYTES + 32 * MiB + 4096 * 55 * 1024 + LOAD_WORKER_BYTES);
+    expect(LOAD_WORKER_BYTES).toBe((LOAD_WORKER_HEAP_MB + 16) * MiB + WORKER_BASELINE_BYTES);
+    expect(memoryNeeded({ ...defaults, record: '/records' }) - memoryNeeded(defaults)).toBe(64 * MiB + WORKER_BASELINE_BYTES);
     expect(memoryNeeded(defaults) - memoryNeeded({ ...defaults, luaWorkers: 1 })).toBe(workerHeapCapBytes(128 * MiB) + WORKER_BASELINE_BYTES);
   });
 
@@ -91,7 +95,7 @@ describe('what a configuration needs', () => {
   });
 
   it('refuses an explicit count that cannot fit, naming the numbers and what to change', () => {
-    const limit = { bytes: 512 * MiB, file: V2 };
+    const limit = { bytes: 640 * MiB, file: V2 };
     const config = { ...defaults, luaWorkers: 2, luaMemoryLimit: 64 * MiB, maxConnections: 1024, luaWorkersAuto: false };
     expect(() => fitMemory(config, limit)).toThrow(MemoryFitError);
     let message = '';
@@ -101,7 +105,7 @@ describe('what a configuration needs', () => {
       message = (error as Error).message;
     }
     expect(message).toContain(`can take ${Math.ceil(memoryNeeded(config) / MiB)} MiB`);
-    expect(message).toContain("the container's memory limit is 512 MiB (/cgroup/memory.max)");
+    expect(message).toContain("the container's memory limit is 640 MiB (/cgroup/memory.max)");
     expect(message).toContain('--lua-workers 1');
     expect(message).toMatch(/--lua-memory-limit \d+MiB/);
     expect(message).toContain(`a memory limit of at least ${Math.ceil(memoryNeeded(config) / MiB)} MiB`);
