@@ -4,18 +4,10 @@ import { mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { loadCustomizations } from '../../src/customizations/loader.ts';
 import { watchCustomizations, type CustomizationWatch } from '../../src/customizations/watch.ts';
 import { FakeRuntime } from '../lua/fake-runtime.ts';
-
-const ric = (name: string, script: string) =>
-  stringify({
-    apiVersion: 'config.karmada.io/v1alpha1',
-    kind: 'ResourceInterpreterCustomization',
-    metadata: { name },
-    spec: { target: { apiVersion: 'example.io/v1', kind: name }, customizations: { healthInterpretation: { luaScript: script } } },
-  });
+import { ric } from './ric.ts';
 
 let dir: string;
 let handle: CustomizationWatch | undefined;

@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { stringify } from 'yaml';
 import { startLoadWorker, type StartLoadWorker } from '../../src/customizations/load-off-thread.ts';
 import { loadCustomizations, type LoadResult } from '../../src/customizations/loader.ts';
 import { watchCustomizations, type CustomizationWatch } from '../../src/customizations/watch.ts';
 import { FakeRuntime } from '../lua/fake-runtime.ts';
+import { ric } from './ric.ts';
 
 const STOPPED = 'stopped: the customization load worker failed: it could not start; not read';
 
@@ -28,14 +28,6 @@ const startWorker: StartLoadWorker = (heapMb) => {
   setImmediate(() => fake.emit('error', new Error('it could not start')));
   return fake;
 };
-
-const ric = (name: string, script: string) =>
-  stringify({
-    apiVersion: 'config.karmada.io/v1alpha1',
-    kind: 'ResourceInterpreterCustomization',
-    metadata: { name },
-    spec: { target: { apiVersion: 'example.io/v1', kind: name }, customizations: { healthInterpretation: { luaScript: script } } },
-  });
 
 let dir: string;
 let handle: CustomizationWatch | undefined;
