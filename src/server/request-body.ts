@@ -55,6 +55,7 @@ export const SHAPE_FROM_BYTES = 64 * 1024;
 export class Reservation {
   bytes = 0;
   private released = false;
+  private answered = false;
   private readonly budget: BodyBudget;
   private work: Promise<unknown> | undefined;
 
@@ -70,8 +71,6 @@ export class Reservation {
       () => this.releaseIfAnswered(),
     );
   }
-
-  private answered = false;
 
   private releaseIfAnswered(): void {
     this.work = undefined;
