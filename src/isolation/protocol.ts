@@ -47,8 +47,12 @@ export type WorkerReply = { id: number; prints: string[]; compiled: boolean; idl
 /** The operations whose result is the object they were given, changed: answered as a patch. */
 export const OBJECT_OPERATIONS: ReadonlySet<LuaOperation> = new Set<LuaOperation>(['ReviseReplica', 'Retain', 'AggregateStatus']);
 
-/** Largest result a worker sends back (JSON text). Results are objects like the request's, at most a few MiB. */
-export const MAX_RESULT_BYTES = 16 * 1024 * 1024;
+/**
+ * Largest result a worker sends back as JSON text (a reflected status, components, replicas): the main
+ * thread parses it at once, and Karmada stores a status in objects the API server refuses past 3 MiB.
+ * Object results travel as patches (MAX_PATCH_BYTES, the same 4 MiB).
+ */
+export const MAX_RESULT_BYTES = 4 * 1024 * 1024;
 /** `print` output kept per call (logged at debug level with the request's uid). */
 export const MAX_PRINT_LINES = 100;
 export const MAX_PRINT_LINE_CHARS = 1024;

@@ -42,7 +42,8 @@ function encode(value: unknown, operation: string | undefined): string {
     if (problem) throw new LuaScriptError(`the result has ${problem}`, { functionName: 'GetDependencies' });
   }
   if (json.length > MAX_RESULT_BYTES) {
-    throw new Error(`the result is ${json.length} bytes of JSON, over the limit of ${MAX_RESULT_BYTES}`);
+    const functionName = operation === undefined ? undefined : LUA_OPERATIONS[operation as LuaOperation]?.functionName;
+    throw new LuaScriptError(`the result is ${json.length} bytes of JSON, over the limit of ${MAX_RESULT_BYTES}`, { functionName });
   }
   return json;
 }

@@ -4,6 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { MAX_DEPENDENCIES, MAX_DEPENDENCY_BYTES } from '../../src/interpreter/answer-limits.ts';
+import { MAX_RESULT_BYTES } from '../../src/isolation/protocol.ts';
 import { UntrustedWork } from '../../src/isolation/untrusted-work.ts';
 import type { StopReason } from '../../src/isolation/worker-pool.ts';
 import { LuaScriptError } from '../../src/lua/errors.ts';
@@ -205,6 +206,13 @@ describe('untrusted work on worker threads', () => {
     );
     const fromLibrary = await failure(work.call('InterpretHealth', health(`${huge} assert(false, table.concat(t))`), [ready], { timeoutMs: 20_000 }));
     expect(fromLibrary.luaMessage).toMatch(/^ {3072}… \((\d+ more characters|an error message of \d+ bytes, cut)\)$/);
+  });
+
+  it('refuses a result over 4 MiB of JSON in the worker, naming the bound', async () => {
+    const status = 'function ReflectStatus(obj) local s = string.format("%1048576s", "") return { a = s, b = s, c = s, d = s } end';
+    const error = await failure(work.call('InterpretStatus', status, [ready]));
+    expect(error.message).toMatch(new RegExp(`^ReflectStatus: the result is \\d+ bytes of JSON, over the limit of ${MAX_RESULT_BYTES}$`));
+    expect(MAX_RESULT_BYTES).toBe(4 * 1024 * 1024);
   });
 
   it('answers an object as its patch, computed in the worker against the object as Go decoded it: untouched fields stay out', async () => {
