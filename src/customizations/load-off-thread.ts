@@ -21,7 +21,7 @@ export interface LoadWorkerLimits {
 }
 
 export const DEFAULT_FILE_TIMEOUT_MS = 5000;
-/** A 1 MiB customization (the largest file read) parses and compiles within 48 MiB; twice that leaves room. */
+/** Room to parse and compile the largest file read (1 MiB; decision 0017 has what one takes). */
 export const DEFAULT_HEAP_MB = 96;
 /** The load worker's young generation, beside DEFAULT_HEAP_MB (both count in src/server/memory-fit.ts). */
 export const YOUNG_GENERATION_MB = 16;

@@ -7,15 +7,14 @@
 import { MAX_NESTING_DEPTH } from '../protocol/exchange.ts';
 
 /**
- * JSON values in one request (objects, arrays, members and elements, the top level included). Kubernetes
- * stores at most 1.5 MiB per object: at its densest (a Workflow's status.nodes, 26 bytes a value) about
- * 60,000. A request of 100,000 is parsed, checked, copied and diffed in about 70 ms on one core, all in
- * one step that probes may wait behind; four of them at once take turns.
+ * JSON values in one request (objects, arrays, members and elements, the top level included): above the
+ * densest object Kubernetes can store (1.5 MiB), low enough that each step of a request at the bound is
+ * short (decision 0015 has the figures).
  */
 export const MAX_BODY_VALUES = 100_000;
 /**
- * Keys in one JSON object. A Workflow's status.nodes filling 1.5 MiB with the smallest nodes has about
- * 7,000 (real nodes are larger: about 3,000). One object's keys cost more each as their number grows.
+ * Keys in one JSON object: above a Workflow's status.nodes filling 1.5 MiB with the smallest nodes
+ * (decision 0015). One object's keys cost more each as their number grows.
  */
 export const MAX_OBJECT_KEYS = 20_000;
 

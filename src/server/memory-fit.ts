@@ -9,22 +9,18 @@ import { DEFAULT_RECORD_QUEUE_BYTES } from '../record/recorder.ts';
 
 const MiB = 1024 * 1024;
 
-/**
- * The main thread at rest: V8, fastify, the registry and the TypeScript modules (about 100 MiB measured,
- * `dist/`, idle) with room for TLS sessions and answers being written.
- */
+/** The main thread at rest (V8, fastify, the registry, the modules) with room for TLS sessions and answers being written. */
 export const MAIN_BASELINE_BYTES = 128 * MiB;
-/** An open connection, TLS and HTTP state (decision 0009: 3000 idle connections held 163 MB). */
+/** An open connection, TLS and HTTP state (decision 0009). */
 export const CONNECTION_BYTES = 55 * 1024;
-/** A worker thread at rest: its isolate, Lua states and compile cache (about 14 MiB measured, idle). */
+/** A worker thread at rest: its isolate, Lua states and compile cache. */
 export const WORKER_BASELINE_BYTES = 16 * MiB;
 
 /**
  * The heap V8 lets a worker thread reach, from the resource limits src/isolation/worker-pool.ts gives it:
  * old generation 64 MiB + twice the per-call limit, young generation 32 MiB. A call is stopped once it
- * holds 1.25 times the limit, but the garbage it leaves behind is collected only as V8 nears this cap:
- * a worker's resident memory was measured up to 2.3 times the limit (598 MiB at 256 MiB, 2,300 strings
- * of 100 KB built in one call), so the cap, not the kill factor, bounds a worker.
+ * holds 1.25 times the limit, but the garbage it leaves behind is collected only as V8 nears this cap, so
+ * the cap, not the kill factor, bounds a worker (decision 0017 has the measurements).
  */
 export function workerHeapCapBytes(luaMemoryLimit: number): number {
   const limitMb = Math.ceil(luaMemoryLimit / MiB);
