@@ -42,8 +42,10 @@ function encode(value: unknown, operation: string | undefined): string {
     if (problem) throw new LuaScriptError(`the result has ${problem}`, { functionName: 'GetDependencies' });
   }
   if (json.length > MAX_RESULT_BYTES) {
-    const functionName = operation === undefined ? undefined : LUA_OPERATIONS[operation as LuaOperation]?.functionName;
-    throw new LuaScriptError(`the result is ${json.length} bytes of JSON, over the limit of ${MAX_RESULT_BYTES}`, { functionName });
+    const problem = `the result is ${json.length} bytes of JSON, over the limit of ${MAX_RESULT_BYTES}`;
+    // A script's result is the script's error (its customization is named); preservation's is not a script's.
+    if (operation === undefined) throw new Error(problem);
+    throw new LuaScriptError(problem, { functionName: LUA_OPERATIONS[operation as LuaOperation].functionName });
   }
   return json;
 }
