@@ -26,7 +26,10 @@
 // message carrying the task's id; its first message is `{ ready: true, idleBytes }`.
 import { availableParallelism } from 'node:os';
 import { Worker, type ResourceLimits, type WorkerOptions } from 'node:worker_threads';
+import { KeyStandings, SUSPECT, type CircuitStats } from './key-standings.ts';
 import { frame, unframe } from './protocol.ts';
+
+export { BREAKER_COOLDOWN_MS, BREAKER_MAX_COOLDOWN_MS, BREAKER_TIMEOUTS, BREAKER_WINDOW_MS, CIRCUIT_OPEN_MESSAGE, type CircuitStats } from './key-standings.ts';
 
 export type StopReason = 'timeout' | 'memory' | 'crashed' | 'abandoned' | 'closed';
 
@@ -77,26 +80,6 @@ export interface WorkerPoolOptions {
   timedOut?: (answer: Answer) => boolean;
 }
 
-/** Timeouts in a row, each within BREAKER_WINDOW_MS of the first, that open a key's circuit. */
-export const BREAKER_TIMEOUTS = 3;
-export const BREAKER_WINDOW_MS = 60_000;
-/** How long an open circuit answers at once before one call is let through; doubled after each trial that times out. */
-export const BREAKER_COOLDOWN_MS = 10_000;
-export const BREAKER_MAX_COOLDOWN_MS = 300_000;
-
-/** How an answer given at once by an open circuit begins (after the customization and function). */
-export const CIRCUIT_OPEN_MESSAGE = 'not run (circuit breaker)';
-
-/** A name (customization) with a key whose circuit is open or trying a call, or whose calls were answered at once (metrics). */
-export interface CircuitStats {
-  /** The tasks' name (TaskOptions.name): the customization, whichever of its scripts' keys is meant. */
-  key: string;
-  /** The worst of its keys: calls answered at once (open), one call being tried and the others answered at once (trial), or neither. */
-  state: 'closed' | 'open' | 'trial';
-  /** Calls answered at once since the pool started (never decreases: kept apart from the keys, which are forgotten). */
-  refused: number;
-}
-
 export interface TaskOptions {
   /** Fair-share and breaker key: queued tasks are taken round-robin across keys; standing and circuit are per key. */
   key: string;
@@ -132,34 +115,6 @@ interface Task {
   /** How it ended is recorded (at the kill for a timeout, before the worker's exit). */
   recorded?: boolean;
 }
-
-/** Order of queued keys: lower goes first. */
-const PROVEN = 0;
-const UNHEARD = 1;
-const SUSPECT = 2;
-
-/** What the pool remembers of a key: how its calls ended, and its circuit. */
-interface KeyState {
-  /** The last finished call answered in time. */
-  proven: boolean;
-  /** End times of the timeouts since the last answer in time (the streak that opens the circuit). */
-  timeouts: number[];
-  /** While set, the circuit is open until this time (performance.now()), then lets one call through. */
-  openUntil?: number;
-  cooldownMs: number;
-  /** The trial call is queued or running. */
-  trying: boolean;
-  /** Timeouts in a row since the last answer in time, and when the first of them ended (the answers name them). */
-  streak: number;
-  streakSince: number;
-  /** The name of the key's tasks (stats). */
-  name: string;
-  /** performance.now() of its last call (run), answered at once or not. */
-  lastCall: number;
-}
-
-/** Keys remembered (customizations of the loaded set; idle ones are forgotten past this). */
-const MAX_KEYS = 4096;
 
 interface Slot {
   worker: PoolWorker;
@@ -197,13 +152,8 @@ export class WorkerPool {
   /** Consecutive workers that died before becoming ready: a broken worker file must not spin. */
   private failedStarts = 0;
   private readonly resourceLimits: ResourceLimits;
-  private readonly keys = new Map<string, KeyState>();
-  /**
-   * Calls answered at once, by name, for the pool's life: a Prometheus counter must never go down, so the
-   * totals are not part of the forgettable key state. Bounded by the names of customizations ever loaded
-   * whose circuit opened (configuration, not requests).
-   */
-  private readonly refused = new Map<string, number>();
+  /** Each key's standing and circuit; a key the pool holds a call of (queued or running) is in use. */
+  private readonly standings = new KeyStandings((key) => this.queues.has(key) || [...this.slots].some((slot) => slot.task?.options.key === key));
 
   constructor(options: WorkerPoolOptions) {
     this.options = {
@@ -228,22 +178,7 @@ export class WorkerPool {
   stats(): { workers: number; busy: number; queued: number; circuits: CircuitStats[] } {
     let busy = 0;
     for (const slot of this.slots) if (slot.task) busy++;
-    const now = performance.now();
-    const states = new Map<string, CircuitStats['state']>();
-    for (const [key, state] of this.keys) {
-      if (state.openUntil === undefined) continue;
-      if (this.stale(key, state, now)) {
-        this.keys.delete(key);
-        continue;
-      }
-      const s = now < state.openUntil ? 'open' : 'trial';
-      if (states.get(state.name) !== 'open') states.set(state.name, s);
-    }
-    const circuits: CircuitStats[] = [];
-    for (const name of new Set([...states.keys(), ...this.refused.keys()])) {
-      circuits.push({ key: name, state: states.get(name) ?? 'closed', refused: this.refused.get(name) ?? 0 });
-    }
-    return { workers: this.slots.size, busy, queued: this.queued(), circuits };
+    return { workers: this.slots.size, busy, queued: this.queued(), circuits: this.standings.circuits(performance.now()) };
   }
 
   /** Starts the workers now (otherwise the first task does); resolves once each has started or failed. */
@@ -255,19 +190,11 @@ export class WorkerPool {
   /** Runs one task (a header and a payload) on a worker; resolves with the worker's answer. */
   run(header: Record<string, unknown>, payload: string, options: TaskOptions): Promise<Answer> {
     if (this.closed) return Promise.reject(new WorkerTaskError('closed', 'the worker pool is closed'));
-    const state = this.keyState(options.key, options.name ?? options.key);
-    state.lastCall = performance.now();
-    let trial = false;
-    if (state.openUntil !== undefined) {
-      // Open: answered at once until the cool-down passes; then one call is let through at a time.
-      if (performance.now() < state.openUntil || state.trying) {
-        this.countRefused(state);
-        return Promise.reject(new WorkerTaskError('open', this.openMessage(state)));
-      }
-      state.trying = trial = true;
-    }
+    // Open: answered at once until the cool-down passes; then one call is let through at a time.
+    const admitted = this.standings.admit(options.key, options.name ?? options.key, performance.now());
+    if ('refused' in admitted) return Promise.reject(new WorkerTaskError('open', admitted.refused));
     return new Promise<Answer>((resolve, reject) => {
-      const task: Task = { header: { ...header, id: this.nextId++ }, payload, options, resolve, reject, trial };
+      const task: Task = { header: { ...header, id: this.nextId++ }, payload, options, resolve, reject, trial: admitted.trial };
       let queue = this.queues.get(options.key);
       if (!queue) {
         queue = [];
@@ -387,119 +314,31 @@ export class WorkerPool {
 
   /** Fails a task that will not run; a trial that does not run leaves the next call to be the trial. */
   private drop(task: Task, error: WorkerTaskError): void {
-    if (task.trial) this.keyState(task.options.key, task.options.name ?? task.options.key).trying = false;
+    if (task.trial) this.standings.trialDropped(task.options.key, task.options.name ?? task.options.key, performance.now());
     task.reject(error);
   }
 
-  private countRefused(state: KeyState): void {
-    this.refused.set(state.name, (this.refused.get(state.name) ?? 0) + 1);
-  }
-
-  private keyState(key: string, name: string): KeyState {
-    let state = this.keys.get(key);
-    if (state && !this.stale(key, state, performance.now())) return state;
-    if (this.keys.size >= MAX_KEYS) this.forgetIdleKeys();
-    state = { proven: false, timeouts: [], cooldownMs: BREAKER_COOLDOWN_MS, trying: false, streak: 0, streakSince: 0, name, lastCall: 0 };
-    this.keys.set(key, state);
-    return state;
-  }
-
-  /**
-   * An open key not called for BREAKER_WINDOW_MS past its cool-down, nothing of it queued or running: its
-   * script was removed or replaced (Karmada calls a served customization all the time), so its state is
-   * dropped rather than read as open forever; a script merely called that rarely starts afresh.
-   */
-  private stale(key: string, state: KeyState, now: number): boolean {
-    if (state.openUntil === undefined || state.trying || this.queues.has(key)) return false;
-    if (now - Math.max(state.openUntil, state.lastCall) <= BREAKER_WINDOW_MS) return false;
-    for (const slot of this.slots) if (slot.task?.options.key === key) return false;
-    return true;
-  }
-
-  /**
-   * Keys with nothing queued or running whose circuit is closed or past its cool-down (removed scripts'
-   * keys among them): what they had earned, or a cool-down's doubling, is lost; refused totals are kept.
-   */
-  private forgetIdleKeys(): void {
-    const now = performance.now();
-    const running = new Set<string>();
-    for (const slot of this.slots) if (slot.task) running.add(slot.task.options.key);
-    for (const [key, state] of this.keys) {
-      const open = state.trying || (state.openUntil !== undefined && now < state.openUntil);
-      if (!open && !this.queues.has(key) && !running.has(key)) this.keys.delete(key);
-    }
-  }
-
-  /** Records how a call of a key ended: the key's standing, and its circuit. */
+  /** Records how a call ended; when that opened its key's circuit, its queued calls are answered now. */
   private finished(task: Task, outcome: 'in-time' | 'timeout' | 'other'): void {
     if (task.recorded) return;
     task.recorded = true;
-    const state = this.keyState(task.options.key, task.options.name ?? task.options.key);
-    if (task.trial) state.trying = false;
-    if (outcome === 'other') return; // stopped for memory or crashed: no word on time
-    if (state.openUntil !== undefined && !task.trial) return; // while open, only the trial decides
-    if (outcome === 'in-time') {
-      state.proven = true;
-      state.timeouts.length = 0;
-      state.streak = 0;
-      if (task.trial) {
-        state.openUntil = undefined;
-        state.cooldownMs = BREAKER_COOLDOWN_MS;
-      }
-      return;
-    }
-    const now = performance.now();
-    state.proven = false;
-    if (state.streak++ === 0) state.streakSince = now;
-    state.timeouts.push(now);
-    while (now - state.timeouts[0]! > BREAKER_WINDOW_MS) state.timeouts.shift();
-    if (task.options.breaker === false) return; // its timeouts rank it in the queue, never refuse its calls
-    if (task.trial) {
-      state.cooldownMs = Math.min(BREAKER_MAX_COOLDOWN_MS, state.cooldownMs * 2);
-      this.open(task.options.key, state, now);
-    } else if (state.openUntil === undefined && state.timeouts.length >= BREAKER_TIMEOUTS) {
-      this.open(task.options.key, state, now);
-    }
-  }
-
-  /** Opens a key's circuit: its queued calls are answered now, and the next ones until the cool-down passes. */
-  private open(key: string, state: KeyState, now: number): void {
-    state.openUntil = now + state.cooldownMs;
+    const { key } = task.options;
     const queue = this.queues.get(key);
-    if (!queue) return;
+    const call = { trial: task.trial === true, breaker: task.options.breaker !== false };
+    const opened = this.standings.finished(key, task.options.name ?? key, call, outcome, performance.now(), queue?.length ?? 0);
+    if (opened === undefined || !queue) return;
     this.queues.delete(key);
     this.turn.splice(this.turn.indexOf(key), 1);
-    for (const task of queue) {
-      this.countRefused(state);
-      this.drop(task, new WorkerTaskError('open', this.openMessage(state)));
-    }
+    for (const queued of queue) this.drop(queued, new WorkerTaskError('open', opened));
   }
 
-  private openMessage(state: KeyState): string {
-    const now = performance.now();
-    const then = state.trying
-      ? 'one call is being tried before the others run'
-      : `its calls are answered at once for the next ${Math.ceil((state.openUntil! - now) / 1000)} s, then one is tried`;
-    return `${CIRCUIT_OPEN_MESSAGE}: its last ${state.streak} calls timed out, the first ${((now - state.streakSince) / 1000).toFixed(1)} s ago; ${then}`;
-  }
-
-  /**
-   * PROVEN, UNHEARD or SUSPECT: a key with a call running past its time limit, a streak of timeouts or a
-   * circuit not closed is SUSPECT. A streak older than the window is forgotten.
-   */
+  /** A key with a call running past its time limit is SUSPECT; otherwise as its standing says. */
   private standing(key: string, now: number): number {
     for (const slot of this.slots) {
       const task = slot.task;
       if (task?.options.key === key && now - task.startedAt! > task.options.timeoutMs) return SUSPECT;
     }
-    const state = this.keys.get(key);
-    if (!state) return UNHEARD;
-    if (state.openUntil !== undefined) return SUSPECT;
-    if (state.timeouts.length > 0) {
-      if (now - state.timeouts[state.timeouts.length - 1]! <= BREAKER_WINDOW_MS) return SUSPECT;
-      state.timeouts.length = 0;
-    }
-    return state.proven ? PROVEN : UNHEARD;
+    return this.standings.standing(key, now);
   }
 
   /**
